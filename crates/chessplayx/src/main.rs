@@ -1,0 +1,3 @@
+//! The `chessplayx` binary.
+
+fn main() {}

@@ -1,0 +1,1 @@
+//! chessplayx engine (work in progress: see the issues).

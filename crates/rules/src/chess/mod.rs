@@ -1,0 +1,1 @@
+//! The 8×8 family: standard chess, Horde and Atomic.

@@ -1,0 +1,20 @@
+//! The rules of the games chessplayx plays: standard chess, Horde and
+//! Atomic on the 8×8 board, and Xiangqi on its 9×10 board.
+//!
+//! The crate is pure: no I/O, no async, no global mutable state, and no
+//! panics on any input. Unvalidated input (a parsed FEN) and a legal
+//! position are different types; moves are parsed first for syntax, then
+//! checked against a position.
+
+mod color;
+mod game;
+mod outcome;
+mod variant;
+
+pub mod chess;
+pub mod xiangqi;
+
+pub use color::{ByColor, Color};
+pub use game::{Game, MoveError};
+pub use outcome::{Claim, EndReason, Outcome};
+pub use variant::{ParseVariantError, Variant};

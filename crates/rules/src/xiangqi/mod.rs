@@ -1,0 +1,1 @@
+//! Xiangqi on its 9×10 board, under the Asian competition rules.

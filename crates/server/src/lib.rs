@@ -1,0 +1,1 @@
+//! chessplayx server (work in progress: see the issues).
