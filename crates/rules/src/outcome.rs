@@ -86,13 +86,19 @@ impl Outcome {
     /// A win for `winner`.
     #[must_use]
     pub const fn win(winner: Color, reason: EndReason) -> Self {
-        Self { winner: Some(winner), reason }
+        Self {
+            winner: Some(winner),
+            reason,
+        }
     }
 
     /// A draw.
     #[must_use]
     pub const fn draw(reason: EndReason) -> Self {
-        Self { winner: None, reason }
+        Self {
+            winner: None,
+            reason,
+        }
     }
 
     /// `true` when nobody won.
