@@ -392,7 +392,7 @@ fn mutated_fens_never_panic() {
             } else {
                 (rng.next() % bytes.len() as u64) as usize
             };
-            let byte = if rng.next() % 4 == 0 {
+            let byte = if rng.next().is_multiple_of(4) {
                 rng.next() as u8
             } else {
                 alphabet[(rng.next() % alphabet.len() as u64) as usize]
