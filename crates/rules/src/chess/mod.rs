@@ -1,1 +1,45 @@
 //! The 8×8 family: standard chess, Horde and Atomic.
+//!
+//! One [`Position<R>`] struct serves the three games; the zero-sized rule
+//! types [`Standard`], [`Horde`] and [`Atomic`] say where they differ.
+//! The aliases [`Chess`], [`HordeChess`] and [`AtomicChess`] name the
+//! three positions.
+//!
+//! ```
+//! use chessplayx_rules::chess::{Chess, UciMove};
+//!
+//! let mut pos = Chess::start();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! let mv = "e2e4".parse::<UciMove>()?.to_move(&pos)?;
+//! pos.play(mv);
+//! assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//! assert_eq!(Chess::start().perft(3), 8902);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+mod attacks;
+mod bitboard;
+mod board;
+mod movegen;
+mod moves;
+mod position;
+mod role;
+mod rules;
+mod setup;
+mod square;
+mod uci;
+mod zobrist;
+
+pub use attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
+pub use bitboard::{Bitboard, IntoIter as BitboardIter};
+pub use board::Board;
+pub use moves::Move;
+pub use position::{AtomicChess, Chess, FenError, HordeChess, Position, PositionError};
+pub use role::{Piece, Role};
+pub use rules::{Atomic, Horde, Rules, Standard};
+pub use setup::{CastlingRights, CastlingSide, FenField, ParseFenError, Setup};
+pub use square::{File, ParseSquareError, Rank, Square};
+pub use uci::{IllegalUciMoveError, ParseUciMoveError, UciMove};
