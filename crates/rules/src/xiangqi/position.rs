@@ -354,8 +354,8 @@ impl Xiangqi {
     /// `2 * (fullmove - 1) + (1 if Black to move)` (Fairy-Stockfish's
     /// `gamePly`).
     #[must_use]
-    pub fn game_ply(&self) -> u32 {
-        2 * (self.fullmoves - 1) + self.turn as u32
+    pub fn game_ply(&self) -> u64 {
+        2 * (u64::from(self.fullmoves) - 1) + self.turn as u64
     }
 
     /// The piece on `sq`.

@@ -10,7 +10,9 @@
 //!
 //! Where it stands: normally the file number. Two pieces of one kind on a
 //! file are told apart by `+` (front) and `-` (rear) in place of the file
-//! (`C+=6`). Soldiers: when one file has three or more, or two files have
+//! (`C+=6`), except for advisors and elephants, whose direction already
+//! tells them apart, and (as Fairy-Stockfish does) when the same move made
+//! by the other piece would leave the board. Soldiers: when one file has three or more, or two files have
 //! two or more, the letter is dropped and the soldier is named by its place
 //! from the front and its file (`25=6`: the second soldier on file 5).
 
@@ -285,7 +287,10 @@ impl Xiangqi {
         let mine = self.board().by_piece(piece);
         let column = front_to_rear(us, mine.filter(|s| s.file() == from.file()).collect());
         let file_no = from.file().wxf_number(us);
-        let position = if column.len() <= 1 {
+        // Advisors and elephants never need the tandem marks: of two on one
+        // file, one can only go forward and the other only backward.
+        let position = if column.len() <= 1 || matches!(piece.role, Role::Advisor | Role::Elephant)
+        {
             WxfPosition::File(file_no)
         } else if piece.role == Role::Soldier
             && (column.len() > 2
@@ -300,6 +305,14 @@ impl Xiangqi {
                 index,
                 file: file_no,
             }
+        } else if column.iter().find(|&&s| s != from).is_some_and(|&other| {
+            // Fairy-Stockfish marks front/rear only when the other piece,
+            // shifted by the same vector, would still be on the board.
+            let df = to.file().index() as i8 - from.file().index() as i8;
+            let dr = to.rank().index() as i8 - from.rank().index() as i8;
+            other.offset(df, dr).is_none()
+        }) {
+            WxfPosition::File(file_no)
         } else if column.first() == Some(&from) {
             WxfPosition::Front
         } else {
