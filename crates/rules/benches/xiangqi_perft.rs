@@ -1,0 +1,81 @@
+//! Xiangqi perft speed: nodes and million nodes per second, best of three,
+//! single thread, bulk counting at the last ply.
+//!
+//! `cargo bench -p chessplayx-rules --bench xiangqi_perft`
+//! (`-- quick` runs only the start position.)
+
+use std::{hint::black_box, path::PathBuf, time::Instant};
+
+use chessplayx_rules::xiangqi::Xiangqi;
+
+fn shared_dir() -> Option<PathBuf> {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    loop {
+        if dir.join("shared/perft").is_dir() {
+            return Some(dir.join("shared"));
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}
+
+fn measure(name: &str, pos: &Xiangqi, depth: u32, expected: Option<u64>) -> (u64, f64) {
+    let mut best = f64::INFINITY;
+    let mut nodes = 0;
+    for _ in 0..3 {
+        let t = Instant::now();
+        nodes = black_box(pos).perft(black_box(depth));
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    if let Some(e) = expected {
+        assert_eq!(nodes, e, "{name} depth {depth}: wrong node count");
+    }
+    let mnps = nodes as f64 / best / 1e6;
+    println!("{name:<40} d{depth} {nodes:>12} nodes {best:>8.3} s {mnps:>7.1} Mnps");
+    (nodes, best)
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "quick");
+    measure("startpos", &Xiangqi::start(), 5, Some(133_312_995));
+    if quick {
+        return;
+    }
+    let Some(shared) = shared_dir() else {
+        println!("shared/perft not found; suite skipped");
+        return;
+    };
+    let text = std::fs::read_to_string(shared.join("perft/xiangqi.public.epd")).unwrap_or_default();
+    let (mut total_nodes, mut total_time) = (0u64, 0f64);
+    for (i, line) in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .enumerate()
+    {
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or_default().trim();
+        let Ok(pos) = Xiangqi::from_fen(fen) else {
+            println!("bad fen {fen}");
+            continue;
+        };
+        // The deepest listed depth with at most 20M nodes, at least one
+        // with 5M when available.
+        let depths: Vec<(u32, u64)> = parts
+            .filter_map(|p| {
+                let (d, n) = p.trim().split_once(' ')?;
+                Some((d.trim_start_matches('D').parse().ok()?, n.parse().ok()?))
+            })
+            .collect();
+        let Some(&(depth, nodes)) = depths.iter().rev().find(|&&(_, n)| n <= 20_000_000) else {
+            continue;
+        };
+        let (n, t) = measure(&format!("suite #{:02}", i + 1), &pos, depth, Some(nodes));
+        total_nodes += n;
+        total_time += t;
+    }
+    println!(
+        "suite total: {total_nodes} nodes in {total_time:.3} s = {:.1} Mnps",
+        total_nodes as f64 / total_time / 1e6
+    );
+}
