@@ -37,6 +37,13 @@ fn flying_general_counts_as_an_attack_on_both_generals() {
     assert!(b.generals_face());
     assert_eq!(b.king_attackers(Color::White), set(&["e10"]));
     assert_eq!(b.king_attackers(Color::Black), set(&["e1"]));
+    // Placement queries answer for any placement, even generals swapped.
+    let mut odd = Board::empty();
+    odd.set_piece_at(sq("e10"), Piece::new(Color::White, Role::General));
+    odd.set_piece_at(sq("e1"), Piece::new(Color::Black, Role::General));
+    assert!(odd.generals_face());
+    odd.set_piece_at(sq("e5"), Piece::new(Color::Black, Role::Cannon));
+    assert!(!odd.generals_face());
     // The cannon is pinned by the flying-general rule: it may only slide on
     // the file.
     assert!(p.board().is_pinned(sq("e5")));
