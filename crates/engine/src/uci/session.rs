@@ -59,9 +59,9 @@ pub trait UciBackend {
     /// # Errors
     ///
     /// Parameters the backend does not support, or no position to search.
-    /// When a `go` without `perft` fails, the loop itself prints
-    /// `bestmove (none)` after the error so a GUI waiting for a move is
-    /// not left hanging.
+    /// After the error the loop itself prints the line that ends a `go`
+    /// (`bestmove (none)`, or `Nodes searched: 0` for `go perft`), so a
+    /// GUI or test tool reading up to it is not left hanging.
     fn go(&mut self, params: &GoParams, reply: &mut Reply<'_>) -> Result<(), Self::Error>;
 
     /// `d`: describe the current position for a person (board, FEN, ...).
@@ -419,10 +419,15 @@ fn dispatch(line: &str, backend: &mut impl UciBackend, reply: &mut Reply<'_>) ->
         UciCommand::SetOption { name, value } => backend.set_option(&name, value.as_deref()),
         UciCommand::Position { start, moves } => backend.set_position(&start, &moves),
         UciCommand::Go(params) => {
-            let result = backend.go(&params, reply);
-            if let Err(e) = result {
+            if let Err(e) = backend.go(&params, reply) {
                 info_string(reply, e);
-                if params.perft.is_none() {
+                // Clients read up to the line that ends a `go`; without it
+                // they would wait forever for an answer that will not come.
+                if params.perft.is_some() {
+                    reply.line("");
+                    reply.line("Nodes searched: 0");
+                    reply.line("");
+                } else {
                     reply.line("bestmove (none)");
                 }
             }
@@ -641,6 +646,9 @@ mod tests {
                 "info string backend refused: no option Bad",
                 "info string backend refused: illegal move x at ply 2",
                 "info string backend refused: perft 12 too deep",
+                "",
+                "Nodes searched: 0",
+                "",
                 "readyok",
             ]
         );
@@ -648,7 +656,7 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_search_still_answers_bestmove_on_one_line() {
+    fn a_failed_go_still_ends_with_its_closing_line() {
         let (out, _) = transcript(b"go\ngo depth 2\n");
         assert_eq!(
             out,
