@@ -61,6 +61,12 @@ section() {
     fi
 }
 
+# The main workspace and the fuzz targets (a separate cargo workspace that
+# `cargo fmt --all` does not see).
+check_format() {
+    cargo fmt --all --check && rustfmt --edition 2024 --check fuzz/fuzz_targets/*.rs
+}
+
 check_python_tools() {
     if ! python3 -c 'import pyffish, chess' 2>/dev/null; then
         echo "the conformance tools need pyffish and python-chess: pip install pyffish chess" >&2
