@@ -332,19 +332,6 @@ fn no_arguments<'a>(
     }
 }
 
-/// Joins words with single spaces, so `name  Skill\tLevel` and
-/// `name Skill Level` name the same option.
-fn join<'a>(words: impl Iterator<Item = &'a str>) -> String {
-    let mut out = String::new();
-    for word in words {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
 fn parse_setoption<'a>(
     mut words: impl Iterator<Item = &'a str>,
 ) -> Result<UciCommand, UciParseError> {
@@ -373,7 +360,9 @@ fn parse_setoption<'a>(
     if !has_value {
         return Ok(UciCommand::SetOption { name, value: None });
     }
-    let value = join(words);
+    // Words are rejoined with single spaces, so `Skill \t Level` and
+    // `Skill Level` are the same text.
+    let value = words.collect::<Vec<_>>().join(" ");
     if value.is_empty() {
         return Err(UciParseError::SetOptionMissingValue { name });
     }
