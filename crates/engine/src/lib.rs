@@ -1,1 +1,4 @@
-//! chessplayx engine (work in progress: see the issues).
+//! The chessplayx engine: the UCI protocol today, the search and the
+//! evaluation per game later (see the issues).
+
+pub mod uci;
