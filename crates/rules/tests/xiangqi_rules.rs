@@ -596,3 +596,109 @@ fn k1_needs_a_repeated_position() {
         Some(Outcome::win(Color::Black, EndReason::PerpetualCheck))
     );
 }
+
+// ------------------------------------------------------------ warnings --
+
+/// Every warning must predict exactly what playing the move does.
+fn assert_warnings_match_play(g: &XiangqiGame) {
+    let mover = g.turn();
+    let warnings = g.move_warnings();
+    assert_eq!(warnings.len(), g.position().legal_moves().len());
+    for w in warnings {
+        let mut copy = g.clone();
+        let report = copy.play(w.mv).unwrap_or_else(|e| panic!("{}: {e}", w.mv));
+        assert_eq!(w.outcome, report.outcome, "{}", w.mv);
+        assert_eq!(w.outcome, copy.outcome(), "{}", w.mv);
+        let s = copy.streaks(mover);
+        assert_eq!(w.check.unwrap_or_default(), s.check, "{}", w.mv);
+        assert_eq!(w.chases, s.chases, "{}", w.mv);
+    }
+}
+
+#[test]
+fn warnings_announce_the_losing_check_before_it_is_played() {
+    let mut g = game("5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1");
+    let moves = cycle("h9h10 f10f9 h10h9 f9f10", 12);
+    play_all(&mut g, &moves[..4]);
+    let w = g.warning(mv(&g, "h9h10")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(w.outcome, None);
+    let check = w.check.unwrap_or_else(|| panic!("a check"));
+    assert_eq!((check.len, check.limit), (3, 6));
+    assert_eq!(names(check.pieces), ["h10"]);
+    play_all(&mut g, &moves[4..]);
+    let before = g.ply_count();
+    let warnings = g.move_warnings();
+    assert_eq!(g.ply_count(), before, "warnings do not play");
+    let losing = Outcome::win(Color::Black, EndReason::PerpetualCheck);
+    for w in &warnings {
+        let gives_check = g.position().gives_check(w.mv);
+        assert_eq!(w.outcome == Some(losing), gives_check, "{}", w.mv);
+        assert_eq!(w.loses(Color::White), gives_check, "{}", w.mv);
+        assert_eq!(
+            w.check.map(|c| (c.len, c.limit)),
+            gives_check.then_some((7, 6))
+        );
+        assert!(!w.forbidden);
+    }
+    assert_eq!(warnings.iter().filter(|w| w.outcome.is_some()).count(), 2);
+    assert_warnings_match_play(&g);
+}
+
+#[test]
+fn warnings_count_chases_and_mark_refused_moves() {
+    let fen = "3k5/9/3a5/9/9/9/8r/7N1/5K3/9 w - - 0 1";
+    let moves = cycle("h3g5 i4i1 g5h3 i1i4", 12);
+    let mut g = game(fen);
+    play_all(&mut g, &moves);
+    let w = g.warning(mv(&g, "h3g5")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        w.outcome,
+        Some(Outcome::win(Color::Black, EndReason::PerpetualChase))
+    );
+    assert_eq!(w.chases.len(), 1);
+    assert_eq!(w.chases[0].target, sq("i4"));
+    assert_eq!((w.chases[0].streak.len, w.chases[0].streak.limit), (7, 6));
+    assert_warnings_match_play(&g);
+
+    let mut g = game_with(
+        fen,
+        XiangqiConfig {
+            violation_mode: ViolationMode::Forbid,
+            ..XiangqiConfig::default()
+        },
+    );
+    play_all(&mut g, &moves);
+    let w = g.warning(mv(&g, "h3g5")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(w.forbidden && w.loses(Color::White));
+    assert!(!g.legal_moves().contains(&w.mv));
+}
+
+#[test]
+fn warnings_match_play_along_mixed_games() {
+    for (fen, moves) in [
+        (
+            "3k5/5R3/9/9/9/4R4/9/9/9/3C1K3 w - - 0 1",
+            cycle("f9f10 d10d9 e5d5 d9e9 d5e5 e9d9 f10f9 d9d10", 36),
+        ),
+        (
+            "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1",
+            cycle("f2e2 f3e3 e2f2 e3f3", 12),
+        ),
+        (
+            "4k4/9/9/4p4/9/9/4Pr3/9/7N1/4K4 b - - 0 1",
+            "f4h4 h2f3 h4h3 f3g5 h3g3 g5i4 g3g4 i4h2 g4h4 h2f3 h4h3 f3g5"
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect(),
+        ),
+    ] {
+        let mut g = game(fen);
+        for (i, m) in moves.iter().enumerate() {
+            if i % 3 == 0 || i + 1 == moves.len() {
+                assert_warnings_match_play(&g);
+            }
+            play(&mut g, m);
+        }
+        assert_warnings_match_play(&g);
+    }
+}
