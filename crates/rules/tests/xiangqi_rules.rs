@@ -702,3 +702,28 @@ fn warnings_match_play_along_mixed_games() {
         assert_warnings_match_play(&g);
     }
 }
+
+#[test]
+fn k5_draws_when_no_side_can_mate() {
+    let fen = "4k4/9/9/9/9/9/9/3r5/4A4/5K3 w - - 0 1";
+    let k5 = XiangqiConfig {
+        insufficient_material_draw: true,
+        ..XiangqiConfig::default()
+    };
+    let mut g = game(fen);
+    play(&mut g, "e2d3");
+    assert_eq!(g.outcome(), None, "off by default");
+    let mut g = game_with(fen, k5);
+    assert_eq!(g.outcome(), None, "Black still has a chariot");
+    play(&mut g, "e2d3");
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::draw(EndReason::InsufficientMaterial))
+    );
+    // Generals, advisors and elephants only, from the start.
+    let g = game_with("4k4/9/9/9/9/9/9/4B4/4A4/5K3 w - - 0 1", k5);
+    assert_eq!(g.end_ply(), Some(0));
+    // A single soldier is enough material, even on the last rank.
+    let g = game_with("3kP4/9/9/9/9/9/9/9/9/5K3 b - - 0 1", k5);
+    assert_eq!(g.outcome(), None);
+}
