@@ -7,7 +7,7 @@
 use chessplayx_rules::{
     Color, EndReason, Outcome,
     xiangqi::{
-        Bitboard, Move, MoveUnit, PlyReport, Square, UciMove, ViolationMode, Xiangqi,
+        Bitboard, LimitCap, Move, MoveUnit, PlyReport, Square, UciMove, ViolationMode, Xiangqi,
         XiangqiConfig, XiangqiGame, XiangqiPlayError, capture_ok, is_protected, threatens,
     },
 };
@@ -726,4 +726,33 @@ fn k5_draws_when_no_side_can_mate() {
     // A single soldier is enough material, even on the last rank.
     let g = game_with("3kP4/9/9/9/9/9/9/9/9/5K3 b - - 0 1", k5);
     assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn four_checking_pieces_are_capped_at_eighteen_unless_k8_linear() {
+    // Cannon i10 joins the first check of every cycle over the screen
+    // f10, cannon d1 the second: four pieces in all.
+    let fen = "3k4C/5R3/9/9/9/4R4/9/9/9/3C1K3 w - - 0 1";
+    let moves = cycle("f9f10 d10d9 e5d5 d9e9 d5e5 e9d9 f10f9 d9d10", 49);
+    let mut g = game(fen);
+    let reports = play_all(&mut g, &moves[..37]);
+    assert_eq!(names(reports[0].checkers), ["f10", "i10"]);
+    assert_eq!(g.streaks(Color::White).check.pieces.count(), 4);
+    assert_eq!(g.end_ply(), Some(37));
+    let mut g = game_with(
+        fen,
+        XiangqiConfig {
+            limit_cap: LimitCap::Linear,
+            ..XiangqiConfig::default()
+        },
+    );
+    play_all(&mut g, &moves[..48]);
+    assert_eq!(g.outcome(), None);
+    assert_eq!(g.streaks(Color::White).check.limit, 24);
+    play(&mut g, &moves[48]);
+    assert_eq!(g.end_ply(), Some(49));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Color::Black, EndReason::PerpetualCheck))
+    );
 }
