@@ -522,6 +522,14 @@ fn a_finished_start_position_and_refused_moves() {
     );
     // An illegal move leaves the game unchanged.
     let mut g = XiangqiGame::start();
+    assert_eq!(g.last_move_wxf(), None);
+    play(&mut g, "h3e3");
+    assert_eq!(g.last_move_wxf().as_deref(), Some("C2=5"));
+    assert_eq!(
+        g.position_before_last_move().map(Xiangqi::fen),
+        Some(Xiangqi::start().fen())
+    );
+    let mut g = XiangqiGame::start();
     let bad = Move::new(sq("a1"), sq("a5"));
     assert_eq!(g.play(bad), Err(XiangqiPlayError::Illegal { mv: bad }));
     assert_eq!(g.ply_count(), 0);

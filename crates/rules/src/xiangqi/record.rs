@@ -516,6 +516,8 @@ pub struct XiangqiGame {
     /// Zobrist keys after each ply, `keys[0]` the start; kept only for
     /// knob K1.
     keys: Vec<u64>,
+    /// The position the last move was played in, for its notation.
+    before_last: Option<Xiangqi>,
     outcome: Option<Outcome>,
     end_ply: Option<u32>,
 }
@@ -552,6 +554,7 @@ impl XiangqiGame {
             moves: Vec::new(),
             plies: Vec::new(),
             keys,
+            before_last: None,
             end_ply: outcome.map(|_| 0),
             outcome,
         }
@@ -612,6 +615,20 @@ impl XiangqiGame {
     #[must_use]
     pub fn last_move(&self) -> Option<Move> {
         self.moves.last().copied()
+    }
+
+    /// The position the last move was played in (`None` before the first
+    /// move), e.g. to write that move in WXF with [`Xiangqi::wxf`].
+    #[must_use]
+    pub fn position_before_last_move(&self) -> Option<&Xiangqi> {
+        self.before_last.as_ref()
+    }
+
+    /// The last move in WXF notation (`C2=5`), as the status output shows
+    /// it.
+    #[must_use]
+    pub fn last_move_wxf(&self) -> Option<String> {
+        Some(self.before_last.as_ref()?.wxf(self.last_move()?))
     }
 
     /// The result, once the game is over.
@@ -721,7 +738,8 @@ impl XiangqiGame {
         }
         let outcome = state.adjudicate(s, violation, &self.config, &self.keys);
         report.outcome = outcome;
-        self.state = state;
+        let before = core::mem::replace(&mut self.state, state);
+        self.before_last = Some(before.pos);
         self.moves.push(mv);
         self.plies.push(report.clone());
         if outcome.is_some() {
