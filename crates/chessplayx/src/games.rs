@@ -8,6 +8,8 @@
 //! wrapper) keeps `perft` monomorphised, so `chessplayx uci`'s `go perft` is
 //! as fast as the library's own perft.
 
+use chessplayx_rules::chess::{AtomicChess, Chess, HordeChess};
+use chessplayx_rules::xiangqi::Xiangqi;
 use chessplayx_rules::{Game, MoveError, Variant};
 
 /// Work that can run on any game. [`with_game`] calls [`GameVisitor::visit`]
@@ -23,36 +25,39 @@ pub(crate) trait GameVisitor {
 /// Why a position could not be set up from a variant and a FEN.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum OpenError {
-    /// The rules of this variant are not wired into the binary yet.
-    #[error("{variant} support is not built yet")]
-    NotBuilt {
-        /// The variant asked for.
-        variant: Variant,
-    },
-    // LEAD: add one variant per family's FEN error, e.g.
-    // `#[error("invalid FEN: {0}")] ChessFen(#[from] chessplayx_rules::chess::ParseFenError)`.
+    /// The FEN is not a legal position of an 8×8 game.
+    #[error("invalid FEN: {0}")]
+    ChessFen(#[from] chessplayx_rules::chess::FenError),
+    /// The FEN is not a legal Xiangqi position.
+    #[error("invalid FEN: {0}")]
+    XiangqiFen(#[from] chessplayx_rules::xiangqi::FenError),
 }
 
 /// Sets up the position of `variant` from `fen` (its start position when
-/// `None`) and runs `visitor` on it.
-///
-/// LEAD: this is the one function to fill once the rules families land:
-/// match on `variant`, build the concrete position (`Chess`, `Horde`,
-/// `Atomic`, `Xiangqi` or however the families name them) from the FEN or
-/// the start position, and return `Ok(visitor.visit(position))`. Every
-/// caller (`perft`, `bench perft`, the UCI backend's `position`, `go perft`
-/// and `d`) then works unchanged.
+/// `None`) and runs `visitor` on it. The one place that names the concrete
+/// position type of each variant.
 ///
 /// # Errors
 ///
-/// An invalid FEN for this variant (and, until filled, [`OpenError::NotBuilt`]).
+/// An invalid FEN for this variant.
 pub(crate) fn with_game<V: GameVisitor>(
     variant: Variant,
     fen: Option<&str>,
     visitor: V,
 ) -> Result<V::Output, OpenError> {
-    drop((fen, visitor));
-    Err(OpenError::NotBuilt { variant })
+    fn open<G, E>(
+        fen: Option<&str>,
+        start: fn() -> G,
+        parse: fn(&str) -> Result<G, E>,
+    ) -> Result<G, E> {
+        fen.map_or_else(|| Ok(start()), parse)
+    }
+    Ok(match variant {
+        Variant::Chess => visitor.visit(open(fen, Chess::start, Chess::from_fen)?),
+        Variant::Horde => visitor.visit(open(fen, HordeChess::start, HordeChess::from_fen)?),
+        Variant::Atomic => visitor.visit(open(fen, AtomicChess::start, AtomicChess::from_fen)?),
+        Variant::Xiangqi => visitor.visit(open(fen, Xiangqi::start, Xiangqi::from_fen)?),
+    })
 }
 
 /// A move of a move list that could not be played.

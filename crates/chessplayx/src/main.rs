@@ -9,10 +9,6 @@
 // outside tests. Remove the attribute once it is filled; the compiler
 // will then insist (unfulfilled expectation).
 mod cli;
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "LEAD: in use once games::with_game is filled")
-)]
 mod games;
 
 use std::process::ExitCode;
