@@ -23,6 +23,7 @@ mod board;
 mod movegen;
 mod moves;
 mod position;
+mod record;
 mod role;
 mod rules;
 mod san;
@@ -38,7 +39,6 @@ pub use attacks::{
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use moves::Move;
-pub use pgn::{PgnTagError, PgnTags};
 pub use position::{AtomicChess, Chess, FenError, HordeChess, Position, PositionError};
 pub use record::{
     AtomicGame, ChessGame, ClaimError, FIFTY_MOVES_PLIES, FIVEFOLD, HordeGame, PlayError,
