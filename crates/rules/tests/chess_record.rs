@@ -5,8 +5,8 @@
 use chessplayx_rules::{
     Claim, Color, EndReason, Outcome,
     chess::{
-        Atomic, AtomicGame, ChessGame, ClaimError, Horde, HordeGame, Move, PlayError, PlaySanError,
-        PlayUciError, Position, Rules, SanError, Standard, StandardGame,
+        Atomic, AtomicGame, ChessGame, ClaimError, Horde, HordeGame, Move, PgnTags, PlayError,
+        PlaySanError, PlayUciError, Position, Rules, SanError, Standard, StandardGame,
     },
 };
 
@@ -397,4 +397,141 @@ fn repetition_counts_match_a_full_recount() {
     assert_eq!(shuffle_games::<Standard>(0x1234_5678, 20), 5);
     assert!(shuffle_games::<Horde>(0x9abc_def0, 10) >= 3);
     assert_eq!(shuffle_games::<Atomic>(0x0f0f_1234, 20), 5);
+}
+
+const PGN_FIXTURE: &str = include_str!("data/pgn_python_chess.txt");
+
+/// One game of the PGN fixture.
+struct FixtureGame<'a> {
+    variant: &'a str,
+    fen: &'a str,
+    moves: Vec<&'a str>,
+    claim: Option<Claim>,
+    tags: Vec<(&'a str, &'a str)>,
+    outcome: Option<(&'a str, &'a str)>,
+    pgn: String,
+}
+
+fn fixture_games() -> Vec<FixtureGame<'static>> {
+    let mut games = Vec::new();
+    let mut lines = PGN_FIXTURE.lines();
+    let field = |line: Option<&'static str>, key: &str| -> &'static str {
+        let line = line.unwrap_or_else(|| panic!("fixture ends before {key}"));
+        line.strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(' ').or(Some(rest)))
+            .unwrap_or_else(|| panic!("expected {key}, got {line:?}"))
+    };
+    while let Some(first) = lines.next() {
+        let variant = field(Some(first), "game");
+        let fen = field(lines.next(), "fen");
+        let moves = field(lines.next(), "moves").split_whitespace().collect();
+        let claim = match field(lines.next(), "claim") {
+            "-" => None,
+            "threefold_repetition" => Some(Claim::ThreefoldRepetition),
+            "fifty_moves" => Some(Claim::FiftyMoves),
+            other => panic!("unknown claim {other}"),
+        };
+        let tags = match field(lines.next(), "tags") {
+            "-" => Vec::new(),
+            list => list
+                .split(';')
+                .map(|t| t.split_once('=').unwrap_or_else(|| panic!("bad tag {t}")))
+                .collect(),
+        };
+        let outcome = match field(lines.next(), "outcome").split_once(' ') {
+            Some(("none", "-")) => None,
+            Some(pair) => Some(pair),
+            None => panic!("bad outcome line"),
+        };
+        assert_eq!(lines.next(), Some("pgn"));
+        let mut pgn = String::new();
+        for line in lines.by_ref() {
+            if line == "end" {
+                break;
+            }
+            pgn.push_str(line);
+            pgn.push('\n');
+        }
+        games.push(FixtureGame {
+            variant,
+            fen,
+            moves,
+            claim,
+            tags,
+            outcome,
+            pgn,
+        });
+    }
+    games
+}
+
+fn check_pgn_game<R: Rules>(g: &FixtureGame<'_>) {
+    let mut game = ChessGame::<R>::from_fen(g.fen).unwrap_or_else(|e| panic!("{}: {e}", g.fen));
+    for uci in &g.moves {
+        game.play_uci(uci)
+            .unwrap_or_else(|e| panic!("{uci} in {}: {e}", game.position().fen()));
+    }
+    if let Some(claim) = g.claim {
+        game.claim(claim).unwrap();
+    }
+    let outcome = game.outcome().map(|o| {
+        let winner = match o.winner {
+            Some(Color::White) => "white",
+            Some(Color::Black) => "black",
+            None => "draw",
+        };
+        (winner, o.reason.name())
+    });
+    assert_eq!(outcome, g.outcome, "{} from {}", g.variant, g.fen);
+    let mut tags = PgnTags::new();
+    for (name, value) in &g.tags {
+        tags.set(name, value).unwrap();
+    }
+    assert_eq!(game.pgn(&tags), g.pgn, "{} from {}", g.variant, g.fen);
+}
+
+#[test]
+fn pgn_matches_python_chess_export() {
+    let games = fixture_games();
+    assert!(games.len() >= 20, "{}", games.len());
+    for g in &games {
+        match g.variant {
+            "chess" => check_pgn_game::<Standard>(g),
+            "horde" => check_pgn_game::<Horde>(g),
+            "atomic" => check_pgn_game::<Atomic>(g),
+            other => panic!("unknown variant {other}"),
+        }
+    }
+    // The fixture covers what the export must get right.
+    for needle in [
+        "[Variant \"Standard\"]",
+        "[Variant \"Horde\"]",
+        "[Variant \"Atomic\"]",
+        "[SetUp \"1\"]",
+        "1... ",
+        "{ seventy_five_moves }",
+        "{ horde_destroyed }",
+        "{ king_exploded }",
+        "[Termination \"Unterminated\"]",
+        "[TimeControl \"300+3\"]",
+    ] {
+        assert!(PGN_FIXTURE.contains(needle), "fixture lacks {needle}");
+    }
+}
+
+#[test]
+fn pgn_of_a_short_game() {
+    let mut game = StandardGame::new();
+    play_all(&mut game, &["f3", "e5", "g4", "Qh4#"]);
+    let tags = PgnTags::new()
+        .with("White", "Alice")
+        .and_then(|t| t.with("Annotator", "chessplayx"))
+        .unwrap();
+    assert_eq!(
+        game.pgn(&tags),
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"Alice\"]\n[Black \"?\"]\n[Result \"0-1\"]\n[Variant \"Standard\"]\n\
+         [Termination \"Normal\"]\n[Annotator \"chessplayx\"]\n\n\
+         1. f3 e5 2. g4 Qh4# { checkmate } 0-1\n"
+    );
 }

@@ -22,6 +22,7 @@ mod bitboard;
 mod board;
 mod movegen;
 mod moves;
+mod pgn;
 mod position;
 mod record;
 mod role;
@@ -39,6 +40,7 @@ pub use attacks::{
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use moves::Move;
+pub use pgn::{PgnTagError, PgnTags};
 pub use position::{AtomicChess, Chess, FenError, HordeChess, Position, PositionError};
 pub use record::{
     AtomicGame, ChessGame, ClaimError, FIFTY_MOVES_PLIES, FIVEFOLD, HordeGame, PlayError,
