@@ -123,6 +123,8 @@ fn fivefold_repetition_ends_the_game() {
         game.claimable().is_empty(),
         "no claim once the game is over"
     );
+    assert!(game.legal_moves().is_empty());
+    assert_eq!(game.position().legal_moves().len(), 20);
     assert_eq!(
         game.play_uci("e2e4"),
         Err(PlayUciError::GameOver { outcome: draw })
@@ -132,6 +134,7 @@ fn fivefold_repetition_ends_the_game() {
     assert_eq!(game.outcome(), None);
     assert_eq!(game.repetitions(), 4);
     assert_eq!(game.claimable(), vec![Claim::ThreefoldRepetition]);
+    assert_eq!(game.legal_moves(), game.position().legal_moves());
 }
 
 #[test]

@@ -322,6 +322,18 @@ impl<R: Rules> ChessGame<R> {
         self.outcome().is_some()
     }
 
+    /// The moves that may be played now: the position's legal moves, or
+    /// none once the game is over (a fivefold repetition or a claimed
+    /// draw leaves the position with moves the game no longer allows).
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.is_over() {
+            Vec::new()
+        } else {
+            self.position().legal_moves()
+        }
+    }
+
     /// The draws the player to move may claim now (threefold repetition,
     /// then the 50-move rule); none once the game is over.
     #[must_use]
