@@ -4,7 +4,9 @@
 
 use std::io::{self, Write};
 
-use chessplayx_rules::{Claim, Color, Outcome, Variant};
+use chessplayx_rules::chess::{Atomic, ChessGame, Horde, PlayUciError, Position, Rules, Standard};
+use chessplayx_rules::xiangqi::{StreakInfo, Streaks, XiangqiGame, XiangqiPlayError};
+use chessplayx_rules::{ByColor, Claim, Color, EndReason, Game, MoveError, Outcome, Variant};
 use serde::Serialize;
 
 use crate::games::{OpenError, ReplayError};
@@ -58,7 +60,39 @@ pub(crate) struct XiangqiStatus {
     pub(crate) wxf: Option<String>,
     /// The three draw counters of the Asian rules.
     pub(crate) counters: Counters,
-    // LEAD (xiangqi): the perpetual check/chase streaks go here later.
+    /// Each side's running check and chase streaks (§7.5), so a client can
+    /// show how close a side is to losing by the perpetual rules.
+    pub(crate) streaks: ByColor<SideStreaks>,
+}
+
+/// One side's running streaks, with squares in UCI coordinates.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct SideStreaks {
+    /// The current run of consecutive checks (`len` 0 when none).
+    pub(crate) check: StreakJson,
+    /// The current runs of chases, one per chased piece.
+    pub(crate) chases: Vec<ChaseJson>,
+}
+
+/// A run of consecutive checks or chases.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct StreakJson {
+    /// Consecutive own moves in the run.
+    pub(crate) len: u32,
+    /// The longest run allowed with this many pieces.
+    pub(crate) limit: u32,
+    /// The squares of the pieces that took part.
+    pub(crate) pieces: Vec<String>,
+}
+
+/// A run of chases of one piece.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct ChaseJson {
+    /// The square of the chased piece.
+    pub(crate) target: String,
+    /// The run.
+    #[serde(flatten)]
+    pub(crate) streak: StreakJson,
 }
 
 /// Xiangqi's draw counters, in plies (the rules page counts moves of both
@@ -84,21 +118,24 @@ pub(crate) enum StatusError {
     /// A move of `--moves` is malformed or illegal.
     #[error(transparent)]
     Replay(#[from] ReplayError),
-    // LEAD: a move after the game has ended, e.g.
-    // `#[error("move {ply} ({text}): the game is already over ({reason})")] AfterEnd { .. }`.
+    /// A move of `--moves` comes after the game has ended.
+    #[error("move {ply} ({text}): the game is already over ({reason})")]
+    AfterEnd {
+        /// The 1-based index of the move in the list.
+        ply: usize,
+        /// The move as given.
+        text: String,
+        /// How the game ended.
+        reason: EndReason,
+    },
     /// Standard output failed.
     #[error("writing output: {0}")]
     Output(#[from] io::Error),
 }
 
 /// The state after playing `moves` from `fen` (the start position when
-/// `None`).
-///
-/// LEAD: fill once the rules families land: set up the game record from
-/// `variant`/`fen`, play the moves (stopping with [`ReplayError`] at the
-/// first malformed or illegal one, and with an error for a move after the
-/// end), then build [`Status`] (with [`XiangqiStatus`] for Xiangqi only)
-/// and remove the `expect(dead_code)` on `mod games` in `main.rs`.
+/// `None`), judged by the game record of the variant so that history-based
+/// endings (repetition, move counters, Xiangqi's perpetual rules) count.
 ///
 /// # Errors
 ///
@@ -108,8 +145,154 @@ pub(crate) fn status(
     fen: Option<&str>,
     moves: &[&str],
 ) -> Result<Status, StatusError> {
-    let _ = (fen, moves);
-    Err(OpenError::NotBuilt { variant }.into())
+    match variant {
+        Variant::Chess => chess_status::<Standard>(fen, moves),
+        Variant::Horde => chess_status::<Horde>(fen, moves),
+        Variant::Atomic => chess_status::<Atomic>(fen, moves),
+        Variant::Xiangqi => xiangqi_status(fen, moves),
+    }
+}
+
+fn chess_status<R: Rules>(fen: Option<&str>, moves: &[&str]) -> Result<Status, StatusError>
+where
+    Position<R>: Game<Move = chessplayx_rules::chess::Move>,
+{
+    let mut game = match fen {
+        Some(fen) => ChessGame::<R>::from_fen(fen).map_err(OpenError::from)?,
+        None => ChessGame::<R>::new(),
+    };
+    for (i, &text) in moves.iter().enumerate() {
+        let replay = |source| ReplayError {
+            ply: i + 1,
+            text: text.to_owned(),
+            source,
+        };
+        match game.play_uci(text) {
+            Ok(_) => {}
+            Err(PlayUciError::GameOver { outcome }) => {
+                return Err(StatusError::AfterEnd {
+                    ply: i + 1,
+                    text: text.to_owned(),
+                    reason: outcome.reason,
+                });
+            }
+            Err(PlayUciError::Syntax(_)) => {
+                return Err(replay(MoveError::Syntax {
+                    text: text.to_owned(),
+                })
+                .into());
+            }
+            Err(PlayUciError::Illegal(_)) => {
+                return Err(replay(MoveError::Illegal {
+                    text: text.to_owned(),
+                })
+                .into());
+            }
+        }
+    }
+    let pos = game.position();
+    Ok(Status {
+        variant: pos.variant(),
+        fen: pos.fen(),
+        turn: pos.turn(),
+        check: pos.is_check(),
+        legal_moves: game
+            .legal_moves()
+            .into_iter()
+            .map(|m| pos.move_to_uci(m))
+            .collect(),
+        san: game.last_san().map(str::to_owned),
+        outcome: game.outcome(),
+        claimable: game.claimable(),
+        xiangqi: None,
+    })
+}
+
+fn xiangqi_status(fen: Option<&str>, moves: &[&str]) -> Result<Status, StatusError> {
+    let mut game = match fen {
+        Some(fen) => XiangqiGame::from_fen(fen).map_err(OpenError::from)?,
+        None => XiangqiGame::start(),
+    };
+    for (i, &text) in moves.iter().enumerate() {
+        let after_end = |reason| StatusError::AfterEnd {
+            ply: i + 1,
+            text: text.to_owned(),
+            reason,
+        };
+        if let Some(outcome) = game.outcome() {
+            return Err(after_end(outcome.reason));
+        }
+        let mv = game
+            .position()
+            .parse_uci(text)
+            .map_err(|source| ReplayError {
+                ply: i + 1,
+                text: text.to_owned(),
+                source,
+            })?;
+        match game.play(mv) {
+            Ok(_) => {}
+            Err(XiangqiPlayError::GameOver { outcome }) => return Err(after_end(outcome.reason)),
+            Err(XiangqiPlayError::Illegal { .. } | XiangqiPlayError::Forbidden { .. }) => {
+                let source = MoveError::Illegal {
+                    text: text.to_owned(),
+                };
+                return Err(ReplayError {
+                    ply: i + 1,
+                    text: text.to_owned(),
+                    source,
+                }
+                .into());
+            }
+        }
+    }
+    let pos = game.position();
+    let counters = game.counters();
+    let wxf = game.last_move_wxf();
+    Ok(Status {
+        variant: Variant::Xiangqi,
+        fen: pos.fen(),
+        turn: pos.turn(),
+        check: game.is_check(),
+        legal_moves: game.legal_moves().into_iter().map(|m| m.to_uci()).collect(),
+        san: wxf.clone(),
+        outcome: game.outcome(),
+        claimable: Vec::new(),
+        xiangqi: Some(XiangqiStatus {
+            wxf,
+            counters: Counters {
+                total_plies: counters.total_plies,
+                progress_plies: counters.progress_plies,
+                effective_plies: counters.effective_plies,
+            },
+            streaks: ByColor::new(
+                side_streaks(&game.streaks(Color::White)),
+                side_streaks(&game.streaks(Color::Black)),
+            ),
+        }),
+    })
+}
+
+fn streak_json(info: &StreakInfo) -> StreakJson {
+    StreakJson {
+        len: info.len,
+        limit: info.limit,
+        pieces: info.pieces.into_iter().map(|sq| sq.to_string()).collect(),
+    }
+}
+
+fn side_streaks(streaks: &Streaks) -> SideStreaks {
+    SideStreaks {
+        check: streak_json(&streaks.check),
+        chases: streaks
+            .chases
+            .iter()
+            .map(|c| ChaseJson {
+                target: c.target.to_string(),
+                streak: streak_json(&c.streak),
+            })
+            .collect(),
+    }
 }
 
 /// Prints the status as one line of JSON.
@@ -219,6 +402,7 @@ mod tests {
                     progress_plies: 1,
                     effective_plies: 0,
                 },
+                streaks: ByColor::default(),
             }),
         };
         let value = serde_json::to_value(status).unwrap();
@@ -238,7 +422,7 @@ mod tests {
             .keys()
             .map(String::as_str)
             .collect();
-        assert_eq!(keys.len(), 10, "{keys:?}");
+        assert_eq!(keys.len(), 11, "{keys:?}");
     }
 
     #[test]
@@ -252,10 +436,64 @@ mod tests {
                     progress_plies: 0,
                     effective_plies: 0,
                 },
+                streaks: ByColor::default(),
             }),
             ..chess_status()
         };
         let value = serde_json::to_value(status).unwrap();
         assert_eq!(value.get("wxf"), Some(&serde_json::Value::Null));
+    }
+
+    #[test]
+    fn fools_mate_is_checkmate_with_the_mate_sign() {
+        let st = status(Variant::Chess, None, &["f2f3", "e7e5", "g2g4", "d8h4"]).unwrap();
+        assert_eq!(st.san.as_deref(), Some("Qh4#"));
+        assert_eq!(
+            st.outcome,
+            Some(Outcome::win(Color::Black, EndReason::Checkmate))
+        );
+        assert!(st.check);
+        assert!(st.legal_moves.is_empty());
+    }
+
+    #[test]
+    fn a_move_after_the_end_names_its_ply() {
+        let err = status(
+            Variant::Chess,
+            None,
+            &["f2f3", "e7e5", "g2g4", "d8h4", "a2a3"],
+        )
+        .unwrap_err();
+        assert!(matches!(err, StatusError::AfterEnd { ply: 5, .. }), "{err}");
+    }
+
+    #[test]
+    fn knight_shuffle_offers_the_threefold_claim() {
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let twice: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
+        let st = status(Variant::Chess, None, &twice).unwrap();
+        assert_eq!(st.claimable, vec![Claim::ThreefoldRepetition]);
+        assert_eq!(st.outcome, None);
+    }
+
+    #[test]
+    fn xiangqi_perpetual_check_loses_for_the_checker() {
+        // The rules page's worked example: Red checks with one chariot; the
+        // seventh check of the run is one too many.
+        let fen = "5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1";
+        let cycle = ["h9h10", "f10f9", "h10h9", "f9f10"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(13).copied().collect();
+        let st = status(Variant::Xiangqi, Some(fen), &moves).unwrap();
+        assert_eq!(
+            st.outcome,
+            Some(Outcome::win(Color::Black, EndReason::PerpetualCheck))
+        );
+        let before = status(Variant::Xiangqi, Some(fen), &moves[..11]).unwrap();
+        assert_eq!(before.outcome, None);
+        let xq = before.xiangqi.unwrap();
+        assert_eq!(
+            (xq.streaks.white.check.len, xq.streaks.white.check.limit),
+            (6, 6)
+        );
     }
 }

@@ -220,7 +220,9 @@ impl State {
         let ids = PieceIds::new(&pos);
         let threats = Threats::new(pos.board(), pos.turn(), config);
         let counters = Counters {
-            total_plies: pos.game_ply(),
+            // Saturate: a FEN fullmove number beyond 2^31 is already far past
+            // the moves rule, so the exact figure no longer matters.
+            total_plies: u32::try_from(pos.game_ply()).unwrap_or(u32::MAX),
             progress_plies: pos.halfmoves(),
             effective_plies: 0,
         };
