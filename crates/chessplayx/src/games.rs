@@ -22,16 +22,7 @@ pub(crate) trait GameVisitor {
     fn visit<G: Game>(self, game: G) -> Self::Output;
 }
 
-/// Why a position could not be set up from a variant and a FEN.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum OpenError {
-    /// The FEN is not a legal position of an 8×8 game.
-    #[error("invalid FEN: {0}")]
-    ChessFen(#[from] chessplayx_rules::chess::FenError),
-    /// The FEN is not a legal Xiangqi position.
-    #[error("invalid FEN: {0}")]
-    XiangqiFen(#[from] chessplayx_rules::xiangqi::FenError),
-}
+pub(crate) use chessplayx_rules::OpenError;
 
 /// Sets up the position of `variant` from `fen` (its start position when
 /// `None`) and runs `visitor` on it. The one place that names the concrete
