@@ -115,6 +115,9 @@ pub struct MoveRecord {
     pub clock: Option<ByColor<u64>>,
     /// Unix milliseconds.
     pub played_at: u64,
+    /// The number of the move's event (re-sent in the `ack` of a
+    /// duplicate after a restart).
+    pub v: u64,
 }
 
 /// How a finished game ended, as stored: the winner and the snake_case
@@ -142,6 +145,9 @@ pub struct RoomRecord {
     pub public: bool,
     /// SHA-256 (hex) of the unspent invite token.
     pub invite_hash: Option<String>,
+    /// For a public room, the raw invite token: the lobby publishes it
+    /// (any visitor may take the seat), so it is no secret to hide.
+    pub lobby_invite: Option<String>,
     /// The seats.
     pub seats: ByColor<SeatRecord>,
     /// Where the room is in its life.
@@ -177,14 +183,13 @@ pub enum WriteOp {
         /// The room's new last event number.
         v: u64,
     },
-    /// A move was played.
+    /// A move was played (its record holds the room's new last event
+    /// number).
     Move {
         /// The room.
         room: String,
         /// The move.
         record: MoveRecord,
-        /// The room's new last event number.
-        v: u64,
     },
     /// Moves from ply `keep` on were taken back.
     Takeback {

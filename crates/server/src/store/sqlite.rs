@@ -228,9 +228,9 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
         WriteOp::CreateRoom(room) => {
             conn.prepare_cached(
                 "INSERT INTO rooms (id, variant, start_fen, clock_initial_ms, clock_increment_ms,
-                    public, invite_hash, state, winner, reason, v, offers, rematch_id,
-                    created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
+                    public, invite_hash, lobby_invite, state, winner, reason, v, offers,
+                    rematch_id, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
             )?
             .execute(params![
                 room.id,
@@ -240,6 +240,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
                 room.clock.map(|c| to_i64(c.increment)),
                 room.public,
                 room.invite_hash,
+                room.lobby_invite,
                 room.state.name(),
                 room.result.as_ref().and_then(|r| r.winner).map(color_name),
                 room.result.as_ref().map(|r| r.reason.as_str()),
@@ -270,18 +271,18 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             )?
             .execute(params![room, color_name(*color), token_hash])?;
             conn.prepare_cached(
-                "UPDATE rooms SET invite_hash = NULL, state = 'playing', v = ?2, updated_at = ?3
+                "UPDATE rooms SET invite_hash = NULL, lobby_invite = NULL, state = 'playing', v = ?2, updated_at = ?3
                  WHERE id = ?1",
             )?
             .execute(params![room, to_i64(*v), now])?;
         }
-        WriteOp::Move { room, record, v } => {
+        WriteOp::Move { room, record } => {
             insert_move(conn, room, record)?;
             // A move clears standing draw and takeback offers.
             conn.prepare_cached(
                 "UPDATE rooms SET v = ?2, offers = '', updated_at = ?3 WHERE id = ?1",
             )?
-            .execute(params![room, to_i64(*v), now])?;
+            .execute(params![room, to_i64(record.v), now])?;
         }
         WriteOp::Takeback { room, keep, v } => {
             conn.prepare_cached("DELETE FROM moves WHERE room_id = ?1 AND ply >= ?2")?
@@ -294,7 +295,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
         WriteOp::Finish { room, result, v } => {
             conn.prepare_cached(
                 "UPDATE rooms SET state = 'finished', winner = ?2, reason = ?3, v = ?4,
-                    offers = '', invite_hash = NULL, updated_at = ?5 WHERE id = ?1",
+                    offers = '', invite_hash = NULL, lobby_invite = NULL, updated_at = ?5 WHERE id = ?1",
             )?
             .execute(params![
                 room,
@@ -326,8 +327,8 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
 
 fn insert_move(conn: &Connection, room: &str, m: &MoveRecord) -> Result<(), rusqlite::Error> {
     conn.prepare_cached(
-        "INSERT INTO moves (room_id, ply, uci, white_ms, black_ms, played_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO moves (room_id, ply, uci, white_ms, black_ms, played_at, v)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![
         room,
@@ -336,6 +337,7 @@ fn insert_move(conn: &Connection, room: &str, m: &MoveRecord) -> Result<(), rusq
         m.clock.map(|c| to_i64(c.white)),
         m.clock.map(|c| to_i64(c.black)),
         to_i64(m.played_at),
+        to_i64(m.v),
     ])?;
     Ok(())
 }
@@ -352,7 +354,7 @@ fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreErr
     let row = conn
         .prepare_cached(
             "SELECT variant, start_fen, clock_initial_ms, clock_increment_ms, public, invite_hash,
-                    state, winner, reason, v, offers, rematch_id, created_at
+                    state, winner, reason, v, offers, rematch_id, created_at, lobby_invite
              FROM rooms WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -370,6 +372,7 @@ fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreErr
                 r.get::<_, String>(10)?,
                 r.get::<_, Option<String>>(11)?,
                 r.get::<_, i64>(12)?,
+                r.get::<_, Option<String>>(13)?,
             ))
         })
         .optional()?;
@@ -387,6 +390,7 @@ fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreErr
         offers,
         rematch_id,
         created_at,
+        lobby_invite,
     )) = row
     else {
         return Ok(None);
@@ -427,7 +431,7 @@ fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreErr
     let mut moves = Vec::new();
     {
         let mut stmt = conn.prepare_cached(
-            "SELECT ply, uci, white_ms, black_ms, played_at FROM moves
+            "SELECT ply, uci, white_ms, black_ms, played_at, v FROM moves
              WHERE room_id = ?1 ORDER BY ply",
         )?;
         let rows = stmt.query_map([id], |r| {
@@ -437,10 +441,11 @@ fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreErr
                 r.get::<_, Option<i64>>(2)?,
                 r.get::<_, Option<i64>>(3)?,
                 r.get::<_, i64>(4)?,
+                r.get::<_, i64>(5)?,
             ))
         })?;
         for row in rows {
-            let (ply, uci, white, black, played_at) = row?;
+            let (ply, uci, white, black, played_at, v) = row?;
             if usize::try_from(ply).ok() != Some(moves.len()) {
                 return Err(corrupt(format!("move ply {ply} out of sequence")));
             }
@@ -452,6 +457,7 @@ fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreErr
                     _ => None,
                 },
                 played_at: u64::try_from(played_at).unwrap_or(0),
+                v: u64::try_from(v).unwrap_or(0),
             });
         }
     }
@@ -462,6 +468,7 @@ fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreErr
         clock,
         public,
         invite_hash,
+        lobby_invite,
         seats,
         state,
         result: reason.map(|reason| ResultRecord { winner, reason }),

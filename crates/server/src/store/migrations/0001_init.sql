@@ -9,6 +9,7 @@ CREATE TABLE rooms (
     clock_increment_ms INTEGER,
     public             INTEGER NOT NULL,
     invite_hash        TEXT,               -- NULL once spent (or in AI rooms)
+    lobby_invite       TEXT,               -- public rooms only: the raw invite the lobby publishes
     state              TEXT NOT NULL,      -- waiting | playing | finished
     winner             TEXT,               -- white | black | NULL (draw or not over)
     reason             TEXT,               -- end reason, NULL while not over
@@ -36,5 +37,6 @@ CREATE TABLE moves (
     white_ms  INTEGER,                     -- clocks after the move (NULL: no clock)
     black_ms  INTEGER,
     played_at INTEGER NOT NULL,            -- Unix ms
+    v         INTEGER NOT NULL,            -- number of the move's event
     PRIMARY KEY (room_id, ply)
 ) STRICT, WITHOUT ROWID;
