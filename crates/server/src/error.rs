@@ -83,10 +83,10 @@ impl IntoResponse for ApiError {
         };
         let body = serde_json::json!({"error": {"code": self.code(), "message": message}});
         let mut response = (status, Json(body)).into_response();
-        if let Self::RateLimited(secs) = self {
-            if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
-                response.headers_mut().insert(header::RETRY_AFTER, v);
-            }
+        if let Self::RateLimited(secs) = self
+            && let Ok(v) = HeaderValue::from_str(&secs.to_string())
+        {
+            response.headers_mut().insert(header::RETRY_AFTER, v);
         }
         response
     }

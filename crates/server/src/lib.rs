@@ -39,8 +39,8 @@ pub use config::Config;
 pub use error::ApiError;
 pub use protocol::{
     AckMsg, ClientMsg, ClockJson, DecodeError, EndEvent, EndKind, ErrorMsg, HistoryMove,
-    JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide,
-    RematchEvent, RoomOutcome, SeatMsg, StateMsg, TakebackEvent,
+    JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent,
+    RoomOutcome, SeatMsg, StateMsg, TakebackEvent,
 };
 pub use state::AppState;
 pub use store::{

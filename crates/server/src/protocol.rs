@@ -454,8 +454,12 @@ pub(crate) fn encode<T: Serialize>(t: &str, v: Option<u64>, d: &T) -> Utf8Bytes 
 /// Encodes a message without data.
 #[must_use]
 pub(crate) fn encode_bare(t: &str) -> Utf8Bytes {
-    let text = serde_json::to_string(&Envelope::<()> { t, v: None, d: None })
-        .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
+    let text = serde_json::to_string(&Envelope::<()> {
+        t,
+        v: None,
+        d: None,
+    })
+    .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
     Utf8Bytes::from(text)
 }
 
@@ -480,7 +484,10 @@ mod tests {
                 ply: 0
             })
         );
-        assert_eq!(ClientMsg::decode(r#"{"t":"resign"}"#), Ok(ClientMsg::Resign));
+        assert_eq!(
+            ClientMsg::decode(r#"{"t":"resign"}"#),
+            Ok(ClientMsg::Resign)
+        );
         assert_eq!(
             ClientMsg::decode(r#"{"t":"claim","d":{"claim":"fifty_moves"}}"#),
             Ok(ClientMsg::Claim {
@@ -496,10 +503,7 @@ mod tests {
 
     #[test]
     fn bad_frames_are_told_apart() {
-        assert_eq!(
-            ClientMsg::decode("nope").unwrap_err().code(),
-            "bad_message"
-        );
+        assert_eq!(ClientMsg::decode("nope").unwrap_err().code(), "bad_message");
         assert_eq!(
             ClientMsg::decode(r#"{"d":{}}"#).unwrap_err().code(),
             "bad_message"
@@ -509,7 +513,10 @@ mod tests {
             Err(DecodeError::UnknownType("fly".into()))
         );
         let e = ClientMsg::decode(r#"{"t":"move","d":{"uci":"e2e4"}}"#).unwrap_err();
-        assert!(matches!(e, DecodeError::BadFields { ref t, .. } if t == "move"), "{e:?}");
+        assert!(
+            matches!(e, DecodeError::BadFields { ref t, .. } if t == "move"),
+            "{e:?}"
+        );
         let e = ClientMsg::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":-1}}"#).unwrap_err();
         assert_eq!(e.code(), "bad_message");
         let e = ClientMsg::decode(r#"{"t":"claim","d":{"claim":"because"}}"#).unwrap_err();

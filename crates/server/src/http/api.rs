@@ -137,13 +137,21 @@ async fn ai_move(
     };
     let mut game = replay(req.position).await?;
     if let Some(o) = game.outcome() {
-        return Err(ApiError::GameOver(format!("the game is over ({})", o.reason)));
+        return Err(ApiError::GameOver(format!(
+            "the game is over ({})",
+            o.reason
+        )));
     }
     let deadline = tokio::time::Instant::now() + AI_QUEUE_WAIT;
     let uci = app
         .0
         .ai
-        .best_move(ai_req, None, Some(deadline), Arc::new(AtomicBool::new(false)))
+        .best_move(
+            ai_req,
+            None,
+            Some(deadline),
+            Arc::new(AtomicBool::new(false)),
+        )
         .await
         .map_err(|e| match e {
             AiError::Busy => ApiError::Unavailable,

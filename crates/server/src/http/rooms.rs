@@ -97,12 +97,12 @@ async fn create(
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
     let clock = clock_config(req.clock)?;
-    if let Some(level) = req.ai_level {
-        if !(1..=8).contains(&level) {
-            return Err(ApiError::BadRequest(format!(
-                "ai_level must be 1 to 8, got {level}"
-            )));
-        }
+    if let Some(level) = req.ai_level
+        && !(1..=8).contains(&level)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "ai_level must be 1 to 8, got {level}"
+        )));
     }
     if let Some(fen) = req.fen.as_deref() {
         let game =
@@ -214,10 +214,7 @@ async fn summary(
     }
 }
 
-async fn export(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+async fn export(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let handle = room(&app, &id).await?;
     let text = match handle.export().await {
         Ok(t) => t,

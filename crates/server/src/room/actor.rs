@@ -241,10 +241,10 @@ impl RoomActor {
     fn next_deadline(&self) -> Option<Instant> {
         let mut next: Option<Instant> = None;
         let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
-        if self.outcome.is_none() {
-            if let Some(t) = self.clock.as_ref().and_then(Clocks::flag_at) {
-                consider(t);
-            }
+        if self.outcome.is_none()
+            && let Some(t) = self.clock.as_ref().and_then(Clocks::flag_at)
+        {
+            consider(t);
         }
         for c in Color::ALL {
             if let Some(cd) = self.countdown.get(c).filter(|cd| !cd.expired) {
@@ -260,21 +260,21 @@ impl RoomActor {
     /// Handles whatever came due; `true` when the actor should stop.
     async fn on_timer(&mut self) -> bool {
         let now = Instant::now();
-        if self.outcome.is_none() {
-            if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
-                let _ignored = self
-                    .finish(RoomOutcome {
-                        winner: Some(!flagged),
-                        reason: EndKind::Timeout,
-                    })
-                    .await;
-            }
+        if self.outcome.is_none()
+            && let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now))
+        {
+            let _ignored = self
+                .finish(RoomOutcome {
+                    winner: Some(!flagged),
+                    reason: EndKind::Timeout,
+                })
+                .await;
         }
         for c in Color::ALL {
-            if let Some(cd) = self.countdown.get_mut(c) {
-                if cd.until <= now {
-                    cd.expired = true;
-                }
+            if let Some(cd) = self.countdown.get_mut(c)
+                && cd.until <= now
+            {
+                cd.expired = true;
             }
         }
         if self.retirable() && now >= self.idle_since + self.shared.config.idle_room {
@@ -311,12 +311,7 @@ impl RoomActor {
 
     async fn handle(&mut self, cmd: RoomCmd) {
         match cmd {
-            RoomCmd::Join {
-                auth,
-                v,
-                tx,
-                reply,
-            } => self.join(auth, v, tx, reply).await,
+            RoomCmd::Join { auth, v, tx, reply } => self.join(auth, v, tx, reply).await,
             RoomCmd::Leave { sub } => self.leave(sub),
             RoomCmd::Client { sub, msg } => {
                 let Some(color) = self.subs.iter().find(|s| s.id == sub).map(|s| s.color) else {
@@ -356,22 +351,22 @@ impl RoomActor {
     ) {
         let mut color = auth.token.as_deref().and_then(|t| self.seat_of_token(t));
         let mut personal = Vec::new();
-        if color.is_none() {
-            if let Some(invite) = auth.invite.as_deref() {
-                match self.claim_invite(invite).await {
-                    Ok((seat, token)) => {
-                        color = Some(seat);
-                        personal.push(encode(
-                            "seat",
-                            None,
-                            &SeatMsg {
-                                color: seat,
-                                token: &token,
-                            },
-                        ));
-                    }
-                    Err(r) => personal.push(error_msg(r.code, &r.message)),
+        if color.is_none()
+            && let Some(invite) = auth.invite.as_deref()
+        {
+            match self.claim_invite(invite).await {
+                Ok((seat, token)) => {
+                    color = Some(seat);
+                    personal.push(encode(
+                        "seat",
+                        None,
+                        &SeatMsg {
+                            color: seat,
+                            token: &token,
+                        },
+                    ));
                 }
+                Err(r) => personal.push(error_msg(r.code, &r.message)),
             }
         }
         let id = self.next_sub;
@@ -560,7 +555,10 @@ impl RoomActor {
                     return Err(refuse("not_your_turn", "claim on your turn"));
                 }
                 if !self.game.claimable().contains(&claim) {
-                    return Err(refuse("cannot_claim", format!("{claim} cannot be claimed now")));
+                    return Err(refuse(
+                        "cannot_claim",
+                        format!("{claim} cannot be claimed now"),
+                    ));
                 }
                 self.finish(RoomOutcome {
                     winner: None,
@@ -645,14 +643,18 @@ impl RoomActor {
             } else {
                 !self.game_first_mover()
             };
-            if let Some(p) = self.history.get(ply_index) {
-                if p.uci == uci && mover == me {
-                    let ack = encode("ack", None, &AckMsg { ply, v: p.v });
-                    self.send_to(sub, ack);
-                    return Ok(());
-                }
+            if let Some(p) = self.history.get(ply_index)
+                && p.uci == uci
+                && mover == me
+            {
+                let ack = encode("ack", None, &AckMsg { ply, v: p.v });
+                self.send_to(sub, ack);
+                return Ok(());
             }
-            return Err(refuse("stale", format!("ply {ply} has already been played")));
+            return Err(refuse(
+                "stale",
+                format!("ply {ply} has already been played"),
+            ));
         }
         if ply_index > current {
             return Err(refuse(
@@ -670,7 +672,7 @@ impl RoomActor {
     /// The side that made the game's first move (Black when the start FEN
     /// has Black to move).
     fn game_first_mover(&self) -> Color {
-        if self.game.ply() % 2 == 0 {
+        if self.game.ply().is_multiple_of(2) {
             self.game.turn()
         } else {
             !self.game.turn()
@@ -692,9 +694,7 @@ impl RoomActor {
         let clock_before = self.clock.clone();
         let played = self.game.play_uci(uci).map_err(|e| match e {
             AnyPlayError::Move(MoveError::Syntax { .. }) => refuse("bad_move", e.to_string()),
-            AnyPlayError::Move(MoveError::Illegal { .. }) => {
-                refuse("illegal_move", e.to_string())
-            }
+            AnyPlayError::Move(MoveError::Illegal { .. }) => refuse("illegal_move", e.to_string()),
             AnyPlayError::GameOver { .. } => refuse("game_over", e.to_string()),
         })?;
         let ply = self.game.ply() - 1;
@@ -1058,10 +1058,10 @@ impl RoomActor {
 
     /// Sends to one subscriber; a full queue drops it (it must resync).
     fn send_to(&mut self, sub: u64, msg: Utf8Bytes) {
-        if let Some(i) = self.subs.iter().position(|s| s.id == sub) {
-            if self.subs[i].tx.try_send(msg).is_err() {
-                self.drop_sub(i);
-            }
+        if let Some(i) = self.subs.iter().position(|s| s.id == sub)
+            && self.subs[i].tx.try_send(msg).is_err()
+        {
+            self.drop_sub(i);
         }
     }
 
@@ -1071,7 +1071,6 @@ impl RoomActor {
         if self.log.len() == REPLAY_EVENTS {
             self.log.pop_front();
         }
-        self.log.push_back((v, msg.clone()));
         let mut i = 0;
         while i < self.subs.len() {
             if self.subs[i].tx.try_send(msg.clone()).is_err() {
@@ -1080,6 +1079,7 @@ impl RoomActor {
                 i += 1;
             }
         }
+        self.log.push_back((v, msg));
     }
 
     fn emit<T: serde::Serialize>(&mut self, t: &str, v: u64, d: &T) {
@@ -1213,9 +1213,7 @@ impl RoomActor {
 
     fn tell_lobby(&self) {
         let listing = match (&self.lobby_invite, free_seat(&self.seats)) {
-            (Some(invite), Some(open_color))
-                if self.public && self.state == RoomState::Waiting =>
-            {
+            (Some(invite), Some(open_color)) if self.public && self.state == RoomState::Waiting => {
                 Some(Listing {
                     id: self.id.clone(),
                     variant: self.variant,
@@ -1292,7 +1290,14 @@ impl RoomActor {
                 let text = self.game.export();
                 match (result, self.outcome) {
                     (Some(result), Some(o)) if self.game.outcome().is_none() => {
-                        let text = text.replacen("[Result \"*\"]", &format!("[Result \"{result}\"]\n[Termination \"{}\"]", o.reason.name()), 1);
+                        let text = text.replacen(
+                            "[Result \"*\"]",
+                            &format!(
+                                "[Result \"{result}\"]\n[Termination \"{}\"]",
+                                o.reason.name()
+                            ),
+                            1,
+                        );
                         match text.strip_suffix("*\n") {
                             Some(body) => format!("{body}{result}\n"),
                             None => text,

@@ -145,7 +145,10 @@ mod tests {
         assert_eq!(c.running(), None);
         c.after_move(Color::Black, t0 + Duration::from_secs(9), true);
         assert_eq!(c.running(), Some(Color::White));
-        assert_eq!(c.stored(t0 + Duration::from_secs(9)), ByColor::new(60_000, 60_000));
+        assert_eq!(
+            c.stored(t0 + Duration::from_secs(9)),
+            ByColor::new(60_000, 60_000)
+        );
         let t1 = t0 + Duration::from_secs(19);
         assert_eq!(c.remaining(Color::White, t1), 50_000);
         c.after_move(Color::White, t1, true);
