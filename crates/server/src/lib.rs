@@ -16,6 +16,7 @@ mod bot;
 mod config;
 mod error;
 mod http;
+mod loadtest;
 mod lobby;
 mod protocol;
 mod ratelimit;
@@ -37,6 +38,7 @@ use tokio::net::TcpListener;
 pub use bot::{AiError, AiOutcome, AiPool, AiRequest, Picker};
 pub use config::Config;
 pub use error::ApiError;
+pub use loadtest::{LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
 pub use protocol::{
     AckMsg, ClientMsg, ClockJson, DecodeError, EndEvent, EndKind, ErrorMsg, HistoryMove,
     JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent,

@@ -994,6 +994,12 @@ impl RoomActor {
     /// Starts a search when the side to move is the AI's and none runs
     /// for this ply.
     fn maybe_start_ai(&mut self) {
+        self.start_ai_after(Duration::ZERO);
+    }
+
+    /// As [`Self::maybe_start_ai`], the search starting after `delay` (a
+    /// retry after a failed search must not spin).
+    fn start_ai_after(&mut self, delay: Duration) {
         if self.state != RoomState::Playing || self.outcome.is_some() {
             return;
         }
@@ -1022,6 +1028,9 @@ impl RoomActor {
         let weak = self.weak.clone();
         let flag = Arc::clone(&stop);
         tokio::spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
             let result = pool.best_move(req, think, None, flag).await;
             if let Some(tx) = weak.upgrade() {
                 let _gone = tx.send(RoomCmd::AiMove { ply, result }).await;
@@ -1039,12 +1048,13 @@ impl RoomActor {
         match result {
             Ok(uci) => {
                 if let Err(r) = self.play(None, turn, &uci).await {
-                    tracing::error!(room = %self.id, uci, code = r.code, message = r.message, "AI move refused");
+                    tracing::error!(room = %self.id, uci, code = r.code, message = r.message, "AI move refused; searching again in 1 s");
+                    self.start_ai_after(Duration::from_secs(1));
                 }
             }
             Err(e) => {
-                tracing::warn!(room = %self.id, error = %e, "AI search failed; retrying");
-                self.maybe_start_ai();
+                tracing::warn!(room = %self.id, error = %e, "AI search failed; retrying in 1 s");
+                self.start_ai_after(Duration::from_secs(1));
             }
         }
     }
