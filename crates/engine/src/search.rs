@@ -274,14 +274,8 @@ impl<G: Evaluate> Searcher<G> {
         }
     }
 
-    /// Searches `root` (reached after the positions in `history`) within
-    /// `limits`, scoring the best `multipv` root moves exactly.
-    ///
-    /// `stop` ends the search early when set (from another thread);
-    /// `deadline` caps any time limit. `on_info` hears of each completed
-    /// iteration. The result always holds a legal move unless the game is
-    /// over.
-    pub fn search(
+    /// The search proper, at full strength.
+    fn search_full(
         &mut self,
         root: &G,
         history: &PositionHistory,
@@ -375,9 +369,11 @@ impl<G: Evaluate> Searcher<G> {
                 // complete iteration.
                 if multipv == 1 && self.root_moves.iter().any(|r| r.exact) && completed_depth > 0 {
                     self.sort_root();
-                    if self.root_moves[0].score > -MATE_BOUND || completed[0].score <= -MATE_BOUND {
-                        completed[0] = self.root_moves[0].clone();
+                    let better = self.root_moves[0].clone();
+                    if let Some(i) = completed.iter().position(|r| r.mv == better.mv) {
+                        completed.remove(i);
                     }
+                    completed.insert(0, better);
                 }
                 break;
             }
@@ -422,7 +418,11 @@ impl<G: Evaluate> Searcher<G> {
         let best = &completed[0];
         SearchResult {
             best_move: Some(best.mv),
-            score: Score::from_internal(best.score),
+            score: if completed_depth == 0 {
+                Score::Cp(0)
+            } else {
+                Score::from_internal(best.score)
+            },
             depth: completed_depth as u32,
             seldepth: self.seldepth as u32,
             nodes: self.nodes,
@@ -1216,6 +1216,10 @@ impl<G: Evaluate> Searcher<G> {
 /// Options of one search beyond its limits.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOptions {
+    /// How strongly to play (level 8, the default: full strength).
+    pub level: crate::Level,
+    /// Seed of the level's random choice.
+    pub seed: u64,
     /// Number of root moves to score exactly (MultiPV); 0 or 1 for one.
     pub multipv: usize,
     /// Raised by another thread to end the search at once.
@@ -1238,4 +1242,60 @@ impl Color2 {
 #[inline]
 fn clamp_eval(v: i32) -> i32 {
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+impl<G: Evaluate> Searcher<G> {
+    /// Searches `root` (reached after the positions in `history`) within
+    /// `limits`, and picks the move as `options.level` plays: level 8
+    /// takes the best move; lower levels add their depth, node and time
+    /// caps, score several moves (MultiPV) and choose among them with
+    /// noise seeded by `options.seed` (the same seed in the same position
+    /// gives the same move).
+    ///
+    /// `options.stop` ends the search early when raised (from another
+    /// thread); `options.deadline` caps any time limit. `on_info` hears of
+    /// each completed iteration. The result holds a legal move unless the
+    /// game is over.
+    pub fn search(
+        &mut self,
+        root: &G,
+        history: &PositionHistory,
+        limits: &SearchLimits,
+        options: SearchOptions,
+        on_info: &mut dyn FnMut(&SearchInfo<'_, G::Move>),
+    ) -> SearchResult<G::Move> {
+        let level = options.level;
+        let seed = options.seed;
+        let p = level.params();
+        let mut limits = *limits;
+        if let Some(d) = p.depth {
+            limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
+        }
+        if let Some(n) = p.nodes {
+            limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
+        }
+        let mut options = options;
+        if let Some(ms) = p.movetime_ms
+            && !limits.infinite
+        {
+            let cap = Instant::now() + Duration::from_millis(ms);
+            options.deadline = Some(options.deadline.map_or(cap, |d| d.min(cap)));
+        }
+        options.multipv = if p.multipv == 0 {
+            usize::MAX
+        } else {
+            p.multipv.max(options.multipv)
+        };
+        let mut result = self.search_full(root, history, &limits, options, on_info);
+        let mut rng = crate::Rng::new(seed ^ root.zobrist());
+        let i = level.choose(&result.lines, &mut rng);
+        if i != 0
+            && let Some(line) = result.lines.get(i)
+        {
+            result.best_move = Some(line.mv);
+            result.score = line.score;
+            result.pv.clone_from(&line.pv);
+        }
+        result
+    }
 }
