@@ -539,7 +539,7 @@ impl<G: Evaluate> Searcher<G> {
                     gives_check,
                 );
             } else {
-                let quiet = !root.is_tactical(mv);
+                let quiet = !root.is_tactical(mv) && !root.is_pawn_advance(mv);
                 let r = if depth >= 3 && quiet && !gives_check && !root_check && i >= 3 {
                     (i32::from(self.lmr[depth.min(63) as usize][i.min(63)]) - 1)
                         .clamp(0, new_depth - 1)
@@ -857,11 +857,14 @@ impl<G: Evaluate> Searcher<G> {
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta at low depth.
+            // The static evaluation, not a stored bound: a bound from a
+            // shallow search that missed a quiet mate would keep this node
+            // from ever being searched.
             if depth <= 6
-                && eval.abs() < MATE_BOUND
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && static_eval.abs() < MATE_BOUND
+                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
-                return (eval + beta) / 2;
+                return (static_eval + beta) / 2;
             }
             // Null move, only where the game makes passing a fair test.
             if depth >= NULL_MIN_DEPTH
@@ -929,35 +932,46 @@ impl<G: Evaluate> Searcher<G> {
             let mv = moves[i];
             let order = scores[i];
             let tactical = pos.is_tactical(mv);
+            let advance = !tactical && pos.is_pawn_advance(mv);
             let is_killer = (SCORE_KILLER..SCORE_GOOD_CAPTURE).contains(&order);
 
             // Shallow pruning once one move has kept us from being mated.
-            if best > -MATE_BOUND && !pv_node && ply > 0 {
-                if !tactical && !in_check {
-                    if depth <= 5 && quiets.len() as i32 >= lmp_limit {
-                        continue;
-                    }
-                    if depth <= 4
-                        && !is_killer
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                    {
-                        continue;
-                    }
-                    if depth <= 4 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
-                        continue;
-                    }
-                } else if tactical
-                    && depth <= 5
-                    && order < SCORE_GOOD_CAPTURE
-                    && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth)
-                {
-                    continue;
-                }
-            }
-
+            let may_prune = best > -MATE_BOUND && !pv_node && !advance;
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = child.is_check();
+            if may_prune
+                && tactical
+                && !gives_check
+                && depth <= 5
+                && order < SCORE_GOOD_CAPTURE
+                && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth)
+            {
+                continue;
+            }
+            // Quiet moves that cannot raise the score enough, or that hang
+            // the piece, are skipped; checks never are (a quiet check may
+            // mate).
+            if may_prune
+                && !tactical
+                && !in_check
+                && !gives_check
+                && depth <= 5
+                && quiets.len() as i32 >= lmp_limit
+            {
+                quiets.push(mv);
+                continue;
+            }
+            if may_prune && !tactical && !in_check && !gives_check && depth <= 4 {
+                if !is_killer && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha {
+                    quiets.push(mv);
+                    continue;
+                }
+                if !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
+                    quiets.push(mv);
+                    continue;
+                }
+            }
             let extend = gives_check && (ply as i32) < 2 * self.root_depth;
             let new_depth = depth - 1 + i32::from(extend);
             self.path.push(PathEntry {
@@ -979,7 +993,7 @@ impl<G: Evaluate> Searcher<G> {
                 );
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched > usize::from(pv_node) && !tactical {
+                if depth >= 3 && searched > usize::from(pv_node) && !tactical && !advance {
                     r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);

@@ -165,6 +165,10 @@ impl Evaluate for AtomicChess {
         self.is_capture(mv) || mv.promotion() == Some(Role::Queen)
     }
 
+    fn is_pawn_advance(&self, mv: Move) -> bool {
+        chess8::is_pawn_advance(self.turn(), mv)
+    }
+
     fn move_code(mv: Move) -> u16 {
         chess8::move_code(mv)
     }

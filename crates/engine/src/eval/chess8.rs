@@ -24,6 +24,12 @@ pub(crate) fn move_code(mv: Move) -> u16 {
     mv.from() as u16 | (mv.to() as u16) << 6 | promo << 12
 }
 
+/// A pawn push to the sixth rank or beyond (as seen by the mover).
+#[inline]
+pub(crate) fn is_pawn_advance(color: Color, mv: Move) -> bool {
+    mv.role() == Role::Pawn && relative(color, mv.to()).rank() as usize >= 5
+}
+
 /// History slot: moving role × target square.
 #[inline]
 pub(crate) fn history_slot(mv: Move) -> usize {

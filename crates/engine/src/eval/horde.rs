@@ -152,6 +152,10 @@ impl Evaluate for HordeChess {
         chess8::see_ge(self, mv, threshold)
     }
 
+    fn is_pawn_advance(&self, mv: Move) -> bool {
+        chess8::is_pawn_advance(self.turn(), mv)
+    }
+
     fn move_code(mv: Move) -> u16 {
         chess8::move_code(mv)
     }

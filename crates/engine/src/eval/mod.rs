@@ -49,6 +49,14 @@ pub trait Evaluate: Game {
         self.gain(mv) >= threshold
     }
 
+    /// `true` for quiet moves the search must not reduce or prune: pawn
+    /// pushes to the last ranks, whose point lies beyond the horizon of a
+    /// reduced search (a breakthrough, a promotion race).
+    fn is_pawn_advance(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
     /// A compact non-zero code of the move for the transposition table.
     fn move_code(mv: Self::Move) -> u16;
 
