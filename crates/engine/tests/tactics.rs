@@ -8,7 +8,6 @@ use chessplayx_engine::{
     Evaluate, PositionHistory, Score, SearchLimits, SearchOptions, SearchResult, Searcher,
 };
 use chessplayx_rules::{
-    Game,
     chess::{AtomicChess, Chess, HordeChess},
     xiangqi::Xiangqi,
 };
