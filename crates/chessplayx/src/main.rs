@@ -1,3 +1,27 @@
-//! The `chessplayx` binary.
+//! The `chessplayx` binary: the web server (default), the UCI engine, and
+//! the command-line tools (`perft`, `status`, `bench`).
+//!
+//! This file only parses the command line and turns errors into exit
+//! codes; each subcommand lives in its own module under `cli/`.
 
-fn main() {}
+// LEAD: `games::with_game` does not build positions yet, so the generic
+// code it would run (perft, replay, describe, the status JSON) is unused
+// outside tests. Remove the attribute once it is filled; the compiler
+// will then insist (unfulfilled expectation).
+mod cli;
+mod games;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chessplayx: {e}");
+            e.exit_code()
+        }
+    }
+}

@@ -22,6 +22,7 @@ mod rng;
 mod score;
 mod search;
 mod tt;
+pub mod uci;
 
 pub use bench::{BENCH_DEPTH, BenchEntry, BenchReport, bench, bench_depth};
 pub use eval::Evaluate;

@@ -87,6 +87,7 @@ impl core::fmt::Display for Color {
 /// One value per side, indexed by [`Color`] rather than by a bare `usize`,
 /// so a side can never be confused with another index.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ByColor<T> {
     /// White's value.
     pub white: T,

@@ -6,6 +6,7 @@
 //! position are different types; moves are parsed first for syntax, then
 //! checked against a position.
 
+mod any;
 mod color;
 mod game;
 mod outcome;
@@ -14,6 +15,10 @@ mod variant;
 pub mod chess;
 pub mod xiangqi;
 
+pub use any::{
+    AnyClaimError, AnyGame, AnyPlayError, ChaseJson, GameStatus, MoveInfo, MoveWarningInfo,
+    OpenError, PlayedMove, ReplayError, SideStreaks, StreakJson, XiangqiStatus,
+};
 pub use color::{ByColor, Color};
 pub use game::{Game, MoveError};
 pub use outcome::{Claim, EndReason, Outcome};

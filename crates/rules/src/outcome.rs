@@ -23,6 +23,12 @@ pub enum EndReason {
     FivefoldRepetition,
     /// 75 moves by each side without capture or pawn move (automatic draw).
     SeventyFiveMoves,
+    /// A draw claimed by the player to move because the position occurred
+    /// three times (8×8 games; the claim itself is [`Claim::ThreefoldRepetition`]).
+    ThreefoldRepetition,
+    /// A draw claimed by the player to move after 50 moves by each side
+    /// without capture or pawn move (the claim is [`Claim::FiftyMoves`]).
+    FiftyMoves,
     /// Xiangqi: one side exceeded the perpetual-check limit.
     PerpetualCheck,
     /// Xiangqi: one side exceeded the perpetual-chase limit.
@@ -54,6 +60,8 @@ impl EndReason {
             Self::InsufficientMaterial => "insufficient_material",
             Self::FivefoldRepetition => "fivefold_repetition",
             Self::SeventyFiveMoves => "seventy_five_moves",
+            Self::ThreefoldRepetition => "threefold_repetition",
+            Self::FiftyMoves => "fifty_moves",
             Self::PerpetualCheck => "perpetual_check",
             Self::PerpetualChase => "perpetual_chase",
             Self::MutualPerpetualCheck => "mutual_perpetual_check",
@@ -126,6 +134,15 @@ impl Claim {
         match self {
             Self::ThreefoldRepetition => "threefold_repetition",
             Self::FiftyMoves => "fifty_moves",
+        }
+    }
+
+    /// The reason a draw claimed this way ends the game with.
+    #[must_use]
+    pub const fn end_reason(self) -> EndReason {
+        match self {
+            Self::ThreefoldRepetition => EndReason::ThreefoldRepetition,
+            Self::FiftyMoves => EndReason::FiftyMoves,
         }
     }
 }

@@ -22,9 +22,12 @@ mod bitboard;
 mod board;
 mod movegen;
 mod moves;
+mod pgn;
 mod position;
+mod record;
 mod role;
 mod rules;
+mod san;
 mod setup;
 mod square;
 mod uci;
@@ -37,9 +40,15 @@ pub use attacks::{
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use moves::Move;
+pub use pgn::{PgnTagError, PgnTags};
 pub use position::{AtomicChess, Chess, FenError, HordeChess, Position, PositionError};
+pub use record::{
+    AtomicGame, ChessGame, ClaimError, FIFTY_MOVES_PLIES, FIVEFOLD, HordeGame, PlayError,
+    PlaySanError, PlayUciError, SEVENTY_FIVE_MOVES_PLIES, StandardGame, THREEFOLD,
+};
 pub use role::{Piece, Role};
 pub use rules::{Atomic, Horde, Rules, Standard};
+pub use san::{ParseSanError, San, SanError, SanPlus, Suffix};
 pub use setup::{CastlingRights, CastlingSide, FenField, ParseFenError, Setup};
 pub use square::{File, ParseSquareError, Rank, Square};
 pub use uci::{IllegalUciMoveError, ParseUciMoveError, UciMove};

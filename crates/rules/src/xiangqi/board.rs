@@ -237,9 +237,12 @@ impl Board {
     pub fn generals_face(&self) -> bool {
         match (self.general(Color::White), self.general(Color::Black)) {
             (Some(r), Some(b)) => {
-                let rs = r.index() as usize;
-                b.index() as usize > rs
-                    && attacks::ray_slide(attacks::N, rs, self.occupied().0) >> b.index() & 1 != 0
+                // Lower one looks up the file; any placement, even generals
+                // on the wrong sides, is answered.
+                let (lo, hi) = if r < b { (r, b) } else { (b, r) };
+                attacks::ray_slide(attacks::N, lo.index() as usize, self.occupied().0) >> hi.index()
+                    & 1
+                    != 0
             }
             _ => false,
         }

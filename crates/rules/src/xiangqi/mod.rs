@@ -37,11 +37,14 @@
 //!   [`Square::is_own_half`] (a soldier has crossed the river when it is
 //!   not on its own half), [`crossed_river`].
 
+mod advanced;
 mod attacks;
 mod bitboard;
 mod board;
+mod config;
 mod movegen;
 mod position;
+mod record;
 mod role;
 mod setup;
 mod square;
@@ -49,13 +52,19 @@ mod uci;
 mod wxf;
 mod zobrist;
 
+pub use advanced::{PieceId, PieceIds, Threats, capture_ok, is_protected, threatens};
 pub use attacks::{
     advisor_attacks, attacks, between, cannon_attacks, chariot_attacks, elephant_attacks,
     general_attacks, horse_attackers, horse_attacks, soldier_attackers, soldier_attacks,
 };
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use config::{LimitCap, MoveUnit, ViolationMode, XiangqiConfig};
 pub use position::{FenError, IllegalMove, Move, PositionError, Xiangqi};
+pub use record::{
+    Chase, ChaseStreak, Counters, MoveWarning, PlyReport, StreakInfo, Streaks, XiangqiGame,
+    XiangqiPlayError,
+};
 pub use role::{Piece, Role};
 pub use setup::{ParseFenError, Setup};
 pub use square::{File, ParseSquareError, Rank, Square, SquareIndexError};

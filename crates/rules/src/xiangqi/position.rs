@@ -261,7 +261,8 @@ impl Xiangqi {
             turn: setup.turn,
             generals: [red, black],
             halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves,
+            // A hand-built setup may hold 0, which no FEN parses to.
+            fullmoves: setup.fullmoves.max(1),
             zobrist,
         })
     }

@@ -66,6 +66,15 @@ impl UciMove {
         Ok(Self { from, to })
     }
 
+    /// Parses coordinates from text (see [`UciMove::from_ascii`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseUciMoveError`] when the text is not exactly two squares.
+    pub fn parse(text: &str) -> Result<Self, ParseUciMoveError> {
+        Self::from_ascii(text.as_bytes())
+    }
+
     /// Checks the move against `pos`.
     ///
     /// # Errors

@@ -151,6 +151,15 @@ impl Wxf {
         })
     }
 
+    /// Parses a WXF move from text (see [`Wxf::from_ascii`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseWxfError`] when the text is not a WXF move.
+    pub fn parse(text: &str) -> Result<Self, ParseWxfError> {
+        Self::from_ascii(text.as_bytes())
+    }
+
     /// Finds the one legal move of `pos` this names.
     ///
     /// # Errors

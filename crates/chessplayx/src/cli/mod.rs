@@ -1,0 +1,137 @@
+//! Command-line interface: the subcommands and their shared error type.
+
+mod bench;
+mod perft;
+mod serve;
+mod status;
+mod uci;
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use clap::{Parser, Subcommand};
+
+/// The version line: the crate version and the git commit the binary was
+/// built from. The commit comes from `CHESSPLAYX_COMMIT`, which the
+/// project's scripts export before building (no build script needed); a
+/// plain `cargo build` says `unknown`.
+pub(crate) fn version_line() -> String {
+    let commit = match option_env!("CHESSPLAYX_COMMIT") {
+        Some(commit) if !commit.trim().is_empty() => commit.trim(),
+        _ => "unknown",
+    };
+    format!("chessplayx {} · {commit}", env!("CARGO_PKG_VERSION"))
+}
+
+/// chessplayx: chess, Horde, Atomic and Xiangqi in the browser, with a UCI
+/// engine and rules tools on the command line.
+///
+/// Without a subcommand, serves the web app.
+#[derive(Debug, Parser)]
+#[command(name = "chessplayx", disable_version_flag = true)]
+pub(crate) struct Cli {
+    /// Print the version and the git commit, then exit.
+    #[arg(short = 'V', long)]
+    version: bool,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the web app (the default; not built yet).
+    Serve,
+    /// Speak the UCI protocol on standard input and output.
+    Uci,
+    /// Count the leaf nodes of the legal move tree.
+    Perft(perft::PerftArgs),
+    /// Print one position's state (after optional moves) as JSON.
+    Status(status::StatusArgs),
+    /// Measure speed (`bench perft`: move generation).
+    Bench(bench::BenchArgs),
+}
+
+/// Why a subcommand failed. Each message is printed after `chessplayx: `
+/// on standard error.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CliError {
+    /// `perft` failed.
+    #[error(transparent)]
+    Perft(#[from] perft::PerftError),
+    /// `status` failed.
+    #[error(transparent)]
+    Status(#[from] status::StatusError),
+    /// `bench` failed.
+    #[error(transparent)]
+    Bench(#[from] bench::BenchError),
+    /// `serve` cannot run yet.
+    #[error(transparent)]
+    Serve(#[from] serve::ServeError),
+    /// The UCI session's input or output failed.
+    #[error("uci session: {0}")]
+    Uci(io::Error),
+    /// Writing to standard output failed.
+    #[error("writing output: {0}")]
+    Output(io::Error),
+}
+
+impl CliError {
+    /// 2 when the asked-for part of the product does not exist yet (so
+    /// scripts can tell "not built" from "failed"), 1 for every failure.
+    pub(crate) fn exit_code(&self) -> ExitCode {
+        match self {
+            Self::Serve(serve::ServeError::NotBuilt) => ExitCode::from(2),
+            _ => ExitCode::FAILURE,
+        }
+    }
+}
+
+/// Runs the parsed command line.
+///
+/// # Errors
+///
+/// Whatever the subcommand reports.
+pub(crate) fn run(cli: Cli) -> Result<(), CliError> {
+    if cli.version {
+        let mut out = io::stdout().lock();
+        return writeln!(out, "{}", version_line()).map_err(CliError::Output);
+    }
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => Ok(serve::run()?),
+        Command::Uci => uci::run(io::stdin().lock(), io::stdout().lock()).map_err(CliError::Uci),
+        Command::Perft(args) => Ok(perft::run(&args, &mut io::stdout().lock())?),
+        Command::Status(args) => Ok(status::run(&args, &mut io::stdout().lock())?),
+        Command::Bench(args) => Ok(bench::run(&args, &mut io::stdout().lock())?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn no_subcommand_means_serve() {
+        let cli = Cli::try_parse_from(["chessplayx"]).unwrap();
+        assert!(cli.command.is_none() && !cli.version);
+    }
+
+    #[test]
+    fn version_line_names_the_crate_version_and_a_commit() {
+        let line = version_line();
+        let rest = line.strip_prefix(&format!("chessplayx {} · ", env!("CARGO_PKG_VERSION")));
+        assert!(
+            rest.is_some_and(|c| !c.is_empty() && !c.contains(char::is_whitespace)),
+            "{line}"
+        );
+    }
+}

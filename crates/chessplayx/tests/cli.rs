@@ -1,0 +1,97 @@
+//! The binary as a user or a test tool runs it: exit codes, the version
+//! line, argument errors and the UCI handshake over real pipes.
+
+use std::{
+    io::Write,
+    process::{Command, Output, Stdio},
+};
+
+fn chessplayx(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chessplayx"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the test binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts input");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn version_names_the_crate_version_and_the_commit() {
+    for flag in ["--version", "-V"] {
+        let out = chessplayx(&[flag], "");
+        assert!(out.status.success());
+        let stdout = text(&out.stdout);
+        let prefix = format!("chessplayx {} · ", env!("CARGO_PKG_VERSION"));
+        assert!(stdout.starts_with(&prefix), "{stdout:?}");
+        assert_eq!(stdout.lines().count(), 1);
+    }
+}
+
+#[test]
+fn serving_is_the_default_and_says_it_is_not_built_yet() {
+    for args in [&[][..], &["serve"][..]] {
+        let out = chessplayx(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("web server is not built yet"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn unknown_variants_and_missing_arguments_are_usage_errors() {
+    let out = chessplayx(&["status", "--variant", "shogi"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown variant \"shogi\""),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = chessplayx(&["perft", "--variant", "chess"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--depth"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn uci_handshake_over_pipes() {
+    let out = chessplayx(&["uci"], "uci\nisready\nhello\nquit\nisready\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).lines().collect::<Vec<_>>(),
+        [
+            "id name chessplayx",
+            "id author chessplayx developers",
+            "option name UCI_Variant type combo default chess var chess var horde var atomic var xiangqi",
+            "uciok",
+            "readyok",
+            "info string unknown command \"hello\"",
+        ]
+    );
+}
+
+#[test]
+fn uci_session_ends_at_end_of_input() {
+    let out = chessplayx(&["uci"], "isready\n");
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "readyok\n");
+}
