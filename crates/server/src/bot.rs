@@ -9,7 +9,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+use chessplayx_engine::{EngineGame, EnginePosition, Level, think};
 use chessplayx_rules::Variant;
+use rand::Rng as _;
 use tokio::sync::Semaphore;
 
 /// A position to search: the game's start and its moves (so the engine
@@ -110,4 +112,27 @@ impl AiPool {
             Err(_) => Err(AiError::Failed),
         }
     }
+}
+
+/// The engine as a [`Picker`]: replays the game so the search sees its
+/// history (repetitions), then thinks at the level until the deadline
+/// (the level's own move time when `None`) or the stop flag. Each call
+/// has a fresh random seed, so games against the AI differ.
+#[must_use]
+pub fn engine_picker() -> Picker {
+    Arc::new(
+        |req: &AiRequest, deadline: Option<Instant>, stop: &Arc<AtomicBool>| {
+            let position = match req.start_fen.as_deref() {
+                Some(fen) => EnginePosition::from_fen(req.variant, fen).ok()?,
+                None => EnginePosition::start(req.variant),
+            };
+            let mut game = EngineGame::new(position);
+            for uci in &req.moves {
+                game.play_uci(uci).ok()?;
+            }
+            let level = Level::try_from(req.level).ok()?;
+            let seed = rand::rng().random();
+            think(&game, level, deadline, Some(Arc::clone(stop)), seed).best_move
+        },
+    )
 }

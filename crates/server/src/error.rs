@@ -25,8 +25,8 @@ pub enum ApiError {
     /// The position has ended, so there is nothing to do.
     #[error("{0}")]
     GameOver(String),
-    /// No such room.
-    #[error("no such room")]
+    /// No such room (or no such API path).
+    #[error("not found")]
     NotFound,
     /// Too many requests from this address; retry after this many seconds.
     #[error("too many rooms created from this address; retry in {0} s")]

@@ -35,7 +35,7 @@ use std::{
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use bot::{AiError, AiOutcome, AiPool, AiRequest, Picker};
+pub use bot::{AiError, AiOutcome, AiPool, AiRequest, Picker, engine_picker};
 pub use config::Config;
 pub use error::ApiError;
 pub use loadtest::{LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
@@ -155,7 +155,10 @@ pub fn serve(config: Config, picker: Picker) -> Result<(), ServeError> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // A second call (tests, embedding) keeps the first subscriber.
-    let _already = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    let _already = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -172,6 +175,18 @@ pub fn serve(config: Config, picker: Picker) -> Result<(), ServeError> {
         println!("listening on http://{local}");
         run(listener, state, shutdown_signal()).await
     })
+}
+
+/// Runs [`loadtest`] on its own runtime (for the command line).
+///
+/// # Errors
+///
+/// The runtime could not start, or the games could not be set up.
+pub fn loadtest_blocking(config: LoadConfig) -> Result<LoadReport, LoadError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(loadtest(config))
 }
 
 async fn shutdown_signal() {

@@ -397,3 +397,70 @@ async fn a_player_away_on_turn_loses_by_claim() {
     }
     expect_end(&mut white, json!("white"), "abandoned").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ai_room_plays_to_the_end() {
+    let server = TestServer::start_with(|c| c, chessplayx_server::engine_picker()).await;
+    // The AI (White, level 8) has a mate in one: Ra8#. It moves at once.
+    let room = server
+        .create_room(json!({"variant": "chess", "color": "black", "ai_level": 8,
+                            "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"}))
+        .await;
+    assert_eq!(room["invite_url"], Value::Null);
+    let id = room["id"].as_str().unwrap();
+    let mut me = server
+        .ws(&format!(
+            "/ws/room/{id}?token={}",
+            room["seat_token"].as_str().unwrap()
+        ))
+        .await;
+    let state = me.expect("state").await;
+    assert_eq!(state["d"]["ai_level"], 8);
+    assert_eq!(state["d"]["players"]["white"]["ai"], 8);
+    // Unless the AI was quicker than our join, its move is an event.
+    if state["d"]["outcome"].is_null() {
+        let mv = me.expect("move").await;
+        assert_eq!(mv["d"]["uci"], "a1a8");
+        assert_eq!(mv["d"]["by"], "white");
+    } else {
+        assert_eq!(state["d"]["history"][0]["uci"], "a1a8");
+    }
+    let (_, summary) = server.get(&format!("/api/rooms/{id}")).await;
+    let summary: Value = serde_json::from_str(&summary).unwrap();
+    if summary["state"] != "finished" {
+        expect_end(&mut me, json!("white"), "checkmate").await;
+    }
+    // A same-device AI move over HTTP, and an immediate takeback in an AI
+    // room from the start position.
+    let (status, mv) = server
+        .post(
+            "/api/ai-move",
+            &json!({"variant": "atomic", "fen": null, "moves": ["e2e4"], "level": 1}),
+        )
+        .await;
+    assert_eq!(status, 200, "{mv}");
+    assert!(mv["uci"].is_string() && mv["san"].is_string(), "{mv}");
+    let room = server
+        .create_room(json!({"variant": "xiangqi", "color": "white", "ai_level": 1}))
+        .await;
+    let id = room["id"].as_str().unwrap();
+    let mut me = server
+        .ws(&format!(
+            "/ws/room/{id}?token={}",
+            room["seat_token"].as_str().unwrap()
+        ))
+        .await;
+    me.expect("state").await;
+    me.send_move("h3e3", 0).await;
+    me.expect("ack").await;
+    me.expect("move").await;
+    let reply = me.expect("move").await;
+    assert_eq!(reply["d"]["by"], "black");
+    me.send_bare("takeback_offer").await;
+    let tb = me.expect("takeback").await;
+    assert_eq!(tb["d"]["undone"], 2);
+    assert_eq!(tb["d"]["ply"], 0);
+    me.send_bare("draw_offer").await;
+    me.expect("offer").await;
+    assert_eq!(me.expect("decline").await["d"]["by"], "black");
+}
