@@ -39,10 +39,12 @@ async fn not_found() -> ApiError {
 }
 
 async fn health(State(app): State<AppState>) -> impl IntoResponse {
+    let store = app.0.store.stats();
     Json(serde_json::json!({
         "status": "ok",
         "rooms": app.0.registry.len(),
         "connections": app.0.connections.load(std::sync::atomic::Ordering::Relaxed),
+        "store": {"commits": store.batches, "writes": store.jobs},
     }))
 }
 
