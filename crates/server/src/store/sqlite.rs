@@ -114,7 +114,14 @@ impl SqliteStore {
         }
         let mut writer = open_connection(path).map_err(|e| open_err(e.into()))?;
         migrate(&mut writer).map_err(|e| open_err(e.into()))?;
+        // Checkpoints run on their own thread (below), not inside a
+        // COMMIT of the writer, where they would stall every room waiting
+        // on that batch.
+        writer
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(|e| open_err(e.into()))?;
         let reader = open_connection(path).map_err(|e| open_err(e.into()))?;
+        let checkpointer = open_connection(path).map_err(|e| open_err(e.into()))?;
         let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
         let counters = Arc::new(Counters::default());
         let store = Self {
@@ -122,9 +129,14 @@ impl SqliteStore {
             reader: Mutex::new(reader),
             counters: Arc::clone(&counters),
         };
+        let alive = Arc::downgrade(&counters);
         thread::Builder::new()
             .name("store-writer".into())
             .spawn(move || writer_loop(&mut writer, &jobs_rx, &counters))
+            .map_err(|e| open_err(e.into()))?;
+        thread::Builder::new()
+            .name("store-checkpoint".into())
+            .spawn(move || checkpoint_loop(&checkpointer, &alive))
             .map_err(|e| open_err(e.into()))?;
         Ok(store)
     }
@@ -157,6 +169,19 @@ impl SqliteStore {
             .query_map([], |r| r.get::<_, String>(0))?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(ids)
+    }
+}
+
+/// Copies the WAL back into the database every 250 ms with a PASSIVE
+/// checkpoint, which never blocks the writer; once a checkpoint has caught
+/// up, SQLite writes the WAL from its start again, so the file stays
+/// bounded. Ends when the store is dropped.
+fn checkpoint_loop(conn: &Connection, alive: &std::sync::Weak<Counters>) {
+    while alive.strong_count() > 0 {
+        thread::sleep(std::time::Duration::from_millis(250));
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::warn!(error = %e, "wal checkpoint");
+        }
     }
 }
 
