@@ -22,7 +22,8 @@ pub struct Config {
     /// own host (e.g. a development server of the web app).
     pub allow_origins: Vec<String>,
     /// Searches that may run at once (the bounded AI pool). Defaults to
-    /// the number of cores.
+    /// the number of cores less one (at least one), so searches never take
+    /// every core from the games' traffic.
     pub ai_threads: usize,
     /// How long a finished room with nobody connected stays in memory.
     pub idle_room: Duration,
@@ -39,7 +40,8 @@ impl Default for Config {
             room_rate_per_minute: 30,
             disconnect_grace: Duration::from_secs(30),
             allow_origins: Vec::new(),
-            ai_threads: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+            ai_threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1).max(1)),
             idle_room: Duration::from_secs(300),
             version: format!("v{} · unknown", env!("CARGO_PKG_VERSION")),
         }

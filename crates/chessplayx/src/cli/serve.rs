@@ -29,7 +29,7 @@ pub(crate) struct ServeArgs {
     /// development server of the web app.
     #[arg(long)]
     allow_origin: Vec<String>,
-    /// AI searches run at once (default: the number of cores).
+    /// AI searches run at once (default: the number of cores less one).
     #[arg(long)]
     ai_threads: Option<usize>,
 }

@@ -42,7 +42,7 @@ const REPLAY_MIN_EVENTS: usize = 4;
 /// the position's legal moves (2-3 KiB), so a count alone would cost
 /// 100+ KiB per room; a client that is further behind gets a `state`,
 /// which is smaller than many events anyway.
-const REPLAY_MAX_BYTES: usize = 16 * 1024;
+const REPLAY_MAX_BYTES: usize = 8 * 1024;
 
 /// A refusal sent back to the client as an `error` message.
 struct Refusal {
@@ -74,8 +74,9 @@ struct Sub {
     color: Option<Color>,
 }
 
-/// The derived views of the position, computed once per change and
-/// shared by every message that carries them.
+/// The derived views of the position for one message. Not kept between
+/// messages: at ~7 KiB per room it would be most of an idle room's memory,
+/// and recomputing costs microseconds.
 struct View {
     status: GameStatus,
     moves: Vec<MoveInfo>,
@@ -115,7 +116,6 @@ pub(super) struct RoomActor {
     public: bool,
     created_at: u64,
     game: AnyGame,
-    view: View,
     history: Vec<Played>,
     seats: ByColor<SeatRecord>,
     invite_hash: Option<String>,
@@ -183,14 +183,12 @@ impl RoomActor {
             }
             clocks
         });
-        let view = View::of(&game);
         let actor = Self {
             id: record.id,
             variant: record.variant,
             start_fen: record.start_fen,
             public: record.public,
             created_at: record.created_at,
-            view,
             game,
             history,
             seats: record.seats,
@@ -740,7 +738,7 @@ impl RoomActor {
         });
         self.offers.draw = None;
         self.offers.takeback = None;
-        self.view = View::of(&self.game);
+        let view = View::of(&self.game);
         if let Some((sub, ply)) = ack {
             self.send_to(sub, encode("ack", None, &AckMsg { ply, v }));
         }
@@ -753,9 +751,9 @@ impl RoomActor {
                 uci: &played.uci,
                 san: &played.san,
                 by: me,
-                status: &self.view.status,
-                moves: &self.view.moves,
-                warnings: &self.view.warnings,
+                status: &view.status,
+                moves: &view.moves,
+                warnings: &view.warnings,
                 clock,
             },
         );
@@ -928,7 +926,7 @@ impl RoomActor {
                 c.stop(now);
             }
         }
-        self.view = View::of(&self.game);
+        let view = View::of(&self.game);
         let clock = self.clock_json(now);
         let msg = encode(
             "takeback",
@@ -936,9 +934,9 @@ impl RoomActor {
             &TakebackEvent {
                 undone: u32::try_from(n).unwrap_or(0),
                 ply: u32::try_from(keep).unwrap_or(u32::MAX),
-                status: &self.view.status,
-                moves: &self.view.moves,
-                warnings: &self.view.warnings,
+                status: &view.status,
+                moves: &view.moves,
+                warnings: &view.warnings,
                 clock,
             },
         );
@@ -1134,6 +1132,7 @@ impl RoomActor {
             })
             .collect();
         let start_fen = self.game.start_fen();
+        let view = View::of(&self.game);
         encode(
             "state",
             None,
@@ -1147,9 +1146,9 @@ impl RoomActor {
                 state: self.state,
                 start_fen,
                 history: &history,
-                status: &self.view.status,
-                moves: &self.view.moves,
-                warnings: &self.view.warnings,
+                status: &view.status,
+                moves: &view.moves,
+                warnings: &view.warnings,
                 clock: self.clock_json(Instant::now()),
                 players: self.players(),
                 offers: self.offers,
@@ -1262,7 +1261,7 @@ impl RoomActor {
             state: self.state,
             players: self.players(),
             ply: self.game.ply(),
-            fen: self.view.status.fen.clone(),
+            fen: self.game.fen(),
             outcome: self.outcome,
             rematch: self.rematch_id.clone(),
             created_at: self.created_at,
