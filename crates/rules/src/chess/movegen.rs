@@ -224,9 +224,8 @@ fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
     let mut target = !ours;
     let mut pins = Bitboard::EMPTY;
     let king = board.king_of(us);
-    let mut checkers = Bitboard::EMPTY;
     if let Some(k) = king {
-        checkers = board.attackers_to(k, them, occ);
+        let checkers = board.attackers_to(k, them, occ);
         let occ_without_king = occ ^ Bitboard::from_square(k);
         let mut king_tos = Bitboard::EMPTY;
         for to in king_attacks(k) & !ours {
@@ -282,7 +281,6 @@ fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
     } else if let Some(ep) = pos.ep_square() {
         en_passant(board, sink, us, ep, |_, _| true);
     }
-    let _ = checkers;
 }
 
 /// Knight, bishop, rook and queen moves onto `target`, pinned pieces kept
