@@ -390,7 +390,7 @@ fn castling<R: Rules, S: Sink>(
 /// What an atomic capture on `to` from `from` removes: the capturer, the
 /// captured piece(s) and every non-pawn around `to`.
 #[inline(always)]
-pub(crate) fn blast(board: &Board, from: Square, to: Square) -> Bitboard {
+fn blast(board: &Board, from: Square, to: Square) -> Bitboard {
     ((king_attacks(to) & board.occupied()).without(board.pawns()))
         | Bitboard::from_square(from)
         | Bitboard::from_square(to)
