@@ -93,8 +93,12 @@ def check_page(path):
     text = path.read_text(encoding="utf-8")
     problems = []
     game = path.stem
-    if not re.match(r"\A---\ntitle: .+\nreviewed: \d{4}-\d{2}-\d{2}\n---\n", text):
+    front = re.match(r"\A---\ntitle: (.+)\nreviewed: \d{4}-\d{2}-\d{2}\n---\n", text)
+    if not front:
         problems.append("front matter must be ---/title/reviewed/---")
+    elif ": " in front.group(1) or front.group(1)[0] in "'\"[{&*!|>%@`#":
+        # An unquoted ": " or a leading YAML indicator would break a YAML front-matter parser.
+        problems.append(f"title is not a plain YAML scalar: {front.group(1)}")
     if f"](/#/play/{game})" not in text:
         problems.append(f"no link to /#/play/{game}")
     if text.count("```") % 2:
