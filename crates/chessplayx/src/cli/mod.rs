@@ -50,7 +50,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Print one position's state (after optional moves) as JSON.
     Status(status::StatusArgs),
-    /// Measure speed (`bench perft`: move generation).
+    /// Measure speed: `bench` (or `bench search`) the search, `bench perft`
+    /// move generation.
     Bench(bench::BenchArgs),
 }
 
@@ -101,7 +102,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), CliError> {
     }
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => Ok(serve::run()?),
-        Command::Uci => uci::run(io::stdin().lock(), io::stdout().lock()).map_err(CliError::Uci),
+        Command::Uci => uci::run(io::stdin().lock()).map_err(CliError::Uci),
         Command::Perft(args) => Ok(perft::run(&args, &mut io::stdout().lock())?),
         Command::Status(args) => Ok(status::run(&args, &mut io::stdout().lock())?),
         Command::Bench(args) => Ok(bench::run(&args, &mut io::stdout().lock())?),

@@ -1,0 +1,244 @@
+//! Atomic: a capture explodes every piece but pawns around it. The king
+//! dies in an explosion, so what matters is which of its neighbours the
+//! enemy can capture (each is a fuse), enemy pieces aimed at the squares
+//! around it, and king proximity (touching kings cannot be checked).
+
+use chessplayx_rules::{
+    Color,
+    chess::{Atomic, AtomicChess, Bitboard, Board, Move, Role, Rules, king_attacks},
+};
+
+use super::{
+    Evaluate, Tapered,
+    chess8::{self, Weights},
+};
+
+/// Values in Atomic: minor pieces are worth less than in chess (they are
+/// blown up in bunches), pawns more (immune to explosions nearby).
+const WEIGHTS: Weights = Weights {
+    material: [
+        Tapered::new(100, 125),
+        Tapered::new(270, 250),
+        Tapered::new(300, 290),
+        Tapered::new(440, 500),
+        Tapered::new(880, 950),
+        Tapered::new(0, 0),
+    ],
+    pst_scale: 12,
+    mobility: [
+        Tapered::new(3, 3),
+        Tapered::new(4, 4),
+        Tapered::new(2, 3),
+        Tapered::new(2, 2),
+    ],
+    passed_scale: 16,
+    doubled: Tapered::new(-6, -12),
+    isolated: Tapered::new(-6, -10),
+    supported: Tapered::new(4, 6),
+    phalanx: Tapered::new(3, 5),
+    rook_open: Tapered::new(18, 8),
+    rook_semi_open: Tapered::new(8, 4),
+    bishop_pair: Tapered::new(20, 30),
+};
+
+/// Material of an explosion, by role; the king is the game.
+const VALUE: [i32; 6] = [100, 270, 300, 440, 880, 20_000];
+
+const TEMPO: i32 = 20;
+
+/// Squares next to `us`'s king holding `us`'s pieces that the enemy can
+/// capture without blowing up its own king: each is a way to win at once.
+fn fuses(board: &Board, us: Color) -> i32 {
+    let them = us.other();
+    let Some(k) = board.king_of(us) else {
+        return 0;
+    };
+    let their_king_zone = board.king_of(them).map_or(Bitboard::EMPTY, |tk| {
+        king_attacks(tk) | Bitboard::from_square(tk)
+    });
+    let occ = board.occupied();
+    let mut n = 0;
+    for sq in king_attacks(k) & board.by_color(us) {
+        if their_king_zone.contains(sq) {
+            continue;
+        }
+        if board
+            .attackers_to(sq, them, occ)
+            .without(board.kings())
+            .any()
+        {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Enemy pieces aimed at the squares around `us`'s king.
+fn king_pressure(board: &Board, us: Color) -> i32 {
+    let them = us.other();
+    let Some(k) = board.king_of(us) else {
+        return 0;
+    };
+    let zone = king_attacks(k);
+    let occ = board.occupied();
+    let mut units = 0;
+    for sq in zone {
+        let att = board
+            .attackers_to(sq, them, occ)
+            .without(board.kings() | board.pawns());
+        for a in att {
+            units += match board.role_at(a) {
+                Some(Role::Queen) => 4,
+                Some(Role::Rook) => 3,
+                _ => 2,
+            };
+        }
+    }
+    units
+}
+
+fn side(board: &Board, us: Color) -> Tapered {
+    let (s, _) = chess8::side_terms(board, us, &WEIGHTS);
+    let pressure = king_pressure(board, us);
+    s - Tapered::new((pressure * 5).min(300), (pressure * 3).min(200))
+}
+
+impl Evaluate for AtomicChess {
+    fn evaluate(&self) -> i32 {
+        let b = self.board();
+        let us = self.turn();
+        let s = side(b, Color::White) - side(b, Color::Black);
+        let mut v = s.blend(chess8::phase(b));
+        if us == Color::Black {
+            v = -v;
+        }
+        // Fuses against the side to move: it can defuse one, rarely two.
+        // (Fuses against the other side are captures the quiescence
+        // search tries at once.)
+        v -= match fuses(b, us) {
+            0 => 0,
+            1 => 90,
+            _ => 350,
+        };
+        // Touching kings cannot be checked or blown up through each other:
+        // the side behind holds on that way.
+        if let (Some(a), Some(c)) = (b.king_of(Color::White), b.king_of(Color::Black))
+            && king_attacks(a).contains(c)
+        {
+            v = v * 3 / 4;
+        }
+        v + TEMPO
+    }
+
+    /// The explosion's balance: what it destroys of the enemy's minus what
+    /// it destroys of ours (the capturer always dies).
+    fn gain(&self, mv: Move) -> i32 {
+        if !self.is_capture(mv) {
+            return mv.promotion().map_or(0, |r| VALUE[r as usize] - VALUE[0]);
+        }
+        let b = self.board();
+        let us = self.turn();
+        let to = mv.to();
+        let victim = self.captured(mv).map_or(0, |r| VALUE[r as usize]);
+        let blast = king_attacks(to) & b.occupied() & !b.pawns();
+        let mut g = victim - VALUE[mv.role() as usize];
+        for sq in blast {
+            if sq == mv.from() {
+                continue;
+            }
+            let v = b.role_at(sq).map_or(0, |r| VALUE[r as usize]);
+            if b.by_color(us).contains(sq) {
+                g -= v
+            } else {
+                g += v
+            }
+        }
+        g
+    }
+
+    fn mover_value(&self, _mv: Move) -> i32 {
+        // The capturer dies in any case: already counted in `gain`.
+        0
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.is_capture(mv) || mv.promotion() == Some(Role::Queen)
+    }
+
+    fn is_pawn_advance(&self, mv: Move) -> bool {
+        chess8::is_pawn_advance(self.turn(), mv)
+    }
+
+    fn move_code(mv: Move) -> u16 {
+        chess8::move_code(mv)
+    }
+
+    fn history_slot(&self, mv: Move) -> usize {
+        chess8::history_slot(mv)
+    }
+
+    /// The king exploded.
+    fn lost(&self) -> bool {
+        self.board().king_of(self.turn()).is_none()
+    }
+
+    fn no_moves_loses(&self) -> bool {
+        self.is_check()
+    }
+
+    fn dead_draw(&self) -> bool {
+        Atomic::insufficient_material(self.board())
+    }
+
+    fn halfmoves(&self) -> u32 {
+        Self::halfmoves(self)
+    }
+
+    /// Only with pieces besides pawns, and not while a neighbour of the
+    /// king can be captured (passing would lose at once, and the null
+    /// search would spend nodes proving it).
+    fn null_move(&self) -> Option<Self> {
+        let b = self.board();
+        if chess8::has_pieces(b, self.turn()) && fuses(b, self.turn()) == 0 {
+            chess8::pass(self)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> AtomicChess {
+        AtomicChess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn explosion_gain_counts_both_sides() {
+        // Nxf7 blows up the f7 pawn's neighbours: the king on e8 (a win).
+        let p = pos("rnbqkbnr/pppppppp/8/6N1/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1");
+        let p = {
+            let mut q = p;
+            let m = q
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to().to_string() == "f7")
+                .unwrap_or_else(|| unreachable!("Nxf7 legal"));
+            assert!(q.gain(m) > 10_000);
+            q.play(m);
+            q
+        };
+        assert!(p.lost());
+    }
+
+    #[test]
+    fn a_fuse_next_to_the_king_is_bad() {
+        // White's knight on e2 can be taken by the black bishop: the white
+        // king would explode. Same material without the bishop's line.
+        let fused = pos("4k3/8/8/1b6/8/8/4N3/4K3 w - - 0 1").evaluate();
+        let safe = pos("4k3/8/8/8/8/8/4N3/b3K3 w - - 0 1").evaluate();
+        assert!(fused < safe - 50, "{fused} vs {safe}");
+    }
+}

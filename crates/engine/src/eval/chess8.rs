@@ -1,0 +1,465 @@
+//! What the three 8×8 games share: move codes, static exchange
+//! evaluation, the null move, piece-square tables and the usual pawn and
+//! piece terms, all written once over `Position<R>`.
+
+use chessplayx_rules::{
+    Color,
+    chess::{
+        Bitboard, Board, File, Move, Position, Rank, Role, Rules, Square, bishop_attacks,
+        king_attacks, knight_attacks, queen_attacks, rook_attacks,
+    },
+};
+
+use super::Tapered;
+
+/// Exchange values (centipawns) for SEE and move ordering: the plain
+/// chess values; the king is "priceless".
+pub(crate) const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+
+/// The TT code of an 8×8 move: from, to and the promotion (never 0: a
+/// move's from and to differ).
+#[inline]
+pub(crate) fn move_code(mv: Move) -> u16 {
+    let promo = mv.promotion().map_or(0, |r| r as u16);
+    mv.from() as u16 | (mv.to() as u16) << 6 | promo << 12
+}
+
+/// A pawn push to the sixth rank or beyond (as seen by the mover).
+#[inline]
+pub(crate) fn is_pawn_advance(color: Color, mv: Move) -> bool {
+    mv.role() == Role::Pawn && relative(color, mv.to()).rank() as usize >= 5
+}
+
+/// History slot: moving role × target square.
+#[inline]
+pub(crate) fn history_slot(mv: Move) -> usize {
+    mv.role() as usize * 64 + mv.to() as usize
+}
+
+/// Material won at once by a normal (non-atomic) move: the victim plus a
+/// promotion's gain.
+#[inline]
+pub(crate) fn plain_gain<R: Rules>(pos: &Position<R>, mv: Move) -> i32 {
+    let victim = pos.captured(mv).map_or(0, |r| SEE_VALUE[r as usize]);
+    let promo = mv
+        .promotion()
+        .map_or(0, |r| SEE_VALUE[r as usize] - SEE_VALUE[0]);
+    victim + promo
+}
+
+/// The position with the other side to move, when the side to move is
+/// not in check. Built through a setup: the position type offers no
+/// cheaper way, and null moves are rare enough (one per interior node at
+/// most) for it not to matter.
+pub(crate) fn pass<R: Rules>(pos: &Position<R>) -> Option<Position<R>> {
+    if pos.is_check() {
+        return None;
+    }
+    let mut setup = pos.to_setup();
+    setup.turn = setup.turn.other();
+    setup.ep_square = None;
+    Position::from_setup(setup).ok()
+}
+
+/// Non-pawn, non-king material of `color` (knights, bishops, rooks,
+/// queens): null moves need some so that zugzwang is unlikely.
+#[inline]
+pub(crate) fn has_pieces(board: &Board, color: Color) -> bool {
+    (board.by_color(color) & !(board.pawns() | board.kings())).any()
+}
+
+/// Both sides' pieces attacking `sq` with `occ` as blockers.
+#[inline]
+fn all_attackers(board: &Board, sq: Square, occ: Bitboard) -> Bitboard {
+    board.attackers_to(sq, Color::White, occ) | board.attackers_to(sq, Color::Black, occ)
+}
+
+/// Static exchange evaluation (the swap algorithm): does `mv` keep at
+/// least `threshold` after the best sequence of recaptures on its square?
+/// For chess and Horde, where captures are plain.
+pub(crate) fn see_ge<R: Rules>(pos: &Position<R>, mv: Move, threshold: i32) -> bool {
+    if mv.castling_side().is_some() || mv.is_en_passant() || mv.promotion().is_some() {
+        return plain_gain(pos, mv) >= threshold;
+    }
+    let board = pos.board();
+    let (from, to) = (mv.from(), mv.to());
+    let mut swap = pos.captured(mv).map_or(0, |r| SEE_VALUE[r as usize]) - threshold;
+    if swap < 0 {
+        return false;
+    }
+    swap = SEE_VALUE[mv.role() as usize] - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occ = board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
+    let mut stm = pos.turn();
+    let mut attackers = all_attackers(board, to, occ);
+    let mut res = true;
+    let diag = board.bishops_and_queens();
+    let orth = board.rooks_and_queens();
+    loop {
+        stm = stm.other();
+        attackers &= occ;
+        let mine = attackers & board.by_color(stm);
+        if mine.is_empty() {
+            break;
+        }
+        res = !res;
+        // Least valuable attacker.
+        let mut found = None;
+        for role in Role::ALL {
+            let bb = mine & board.by_role(role);
+            if let Some(sq) = bb.first() {
+                found = Some((role, sq));
+                break;
+            }
+        }
+        let Some((role, sq)) = found else { break };
+        if role == Role::King {
+            // The king may take only if nothing defends.
+            return if (attackers & board.by_color(stm.other())).any() {
+                !res
+            } else {
+                res
+            };
+        }
+        swap = SEE_VALUE[role as usize] - swap;
+        if swap < i32::from(res) {
+            break;
+        }
+        occ ^= Bitboard::from_square(sq);
+        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
+            attackers |= bishop_attacks(to, occ) & diag;
+        }
+        if matches!(role, Role::Rook | Role::Queen) {
+            attackers |= rook_attacks(to, occ) & orth;
+        }
+    }
+    res
+}
+
+/// The square as seen by `color` (its own first rank is rank 1).
+#[inline]
+pub(crate) const fn relative(color: Color, sq: Square) -> Square {
+    match color {
+        Color::White => sq,
+        Color::Black => sq.flip_vertical(),
+    }
+}
+
+/// Distance from the nearer edge: 0 on the rim, 3 in the centre.
+const fn edge_distance(i: usize) -> i32 {
+    let d = if i < 4 { i } else { 7 - i };
+    d as i32
+}
+
+/// Piece-square tables from White's point of view, built from simple
+/// shapes (centralisation, advancement, king shelter) rather than copied
+/// numbers, so each entry can be explained.
+const fn pst(role: Role, sq: usize) -> Tapered {
+    let f = sq & 7;
+    let r = sq >> 3;
+    let fd = edge_distance(f);
+    let rd = edge_distance(r);
+    match role {
+        Role::Pawn => {
+            let adv_mg = [0, 0, 2, 6, 14, 28, 50, 0][r];
+            let adv_eg = [0, 0, 4, 10, 22, 40, 70, 0][r];
+            // Central pawns on ranks 3–5 hold the centre.
+            let centre = if (f == 3 || f == 4) && r >= 2 && r <= 4 {
+                12
+            } else {
+                0
+            };
+            // Unmoved wing pawns in front of the castled king are worth
+            // keeping; rim pawns are slightly weaker.
+            let rim = if f == 0 || f == 7 { -6 } else { 0 };
+            Tapered::new(adv_mg + centre + rim, adv_eg)
+        }
+        Role::Knight => {
+            let c = fd + rd;
+            let back = if r == 0 { -10 } else { 0 };
+            Tapered::new(c * 9 - 28 + back, c * 7 - 22)
+        }
+        Role::Bishop => {
+            let c = fd + rd;
+            let diag = if f == r || f + r == 7 { 8 } else { 0 };
+            Tapered::new(c * 4 - 12 + diag, c * 4 - 12)
+        }
+        Role::Rook => {
+            let seventh = if r == 6 { 18 } else { 0 };
+            let central = if f >= 2 && f <= 5 { 5 } else { 0 };
+            Tapered::new(seventh + central, if r == 6 { 12 } else { 0 })
+        }
+        Role::Queen => {
+            let c = fd + rd;
+            Tapered::new(c * 2 - 6, c * 5 - 15)
+        }
+        Role::King => {
+            let mg = match r {
+                0 => [18, 28, 8, -6, -6, 8, 28, 18][f],
+                1 => [8, 6, -8, -20, -20, -8, 6, 8][f],
+                _ => -25 - 12 * (r as i32),
+            };
+            let c = fd + rd;
+            Tapered::new(mg, c * 12 - 36)
+        }
+    }
+}
+
+const fn build_pst() -> [[Tapered; 64]; 6] {
+    let mut t = [[Tapered::new(0, 0); 64]; 6];
+    let mut role = 0;
+    while role < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[role][sq] = pst(Role::ALL[role], sq);
+            sq += 1;
+        }
+        role += 1;
+    }
+    t
+}
+
+/// The tables, indexed `[role][square as seen by the piece's owner]`.
+pub(crate) static PST: [[Tapered; 64]; 6] = build_pst();
+
+/// Passed-pawn bonus by relative rank.
+pub(crate) const PASSED: [Tapered; 8] = [
+    Tapered::new(0, 0),
+    Tapered::new(4, 10),
+    Tapered::new(6, 14),
+    Tapered::new(12, 24),
+    Tapered::new(24, 44),
+    Tapered::new(42, 76),
+    Tapered::new(64, 116),
+    Tapered::new(0, 0),
+];
+
+/// Squares in front of a `color` pawn on `sq`, on its file and the
+/// adjacent ones: where an enemy pawn would stop it or take it.
+#[inline]
+pub(crate) fn front_span(color: Color, sq: Square) -> Bitboard {
+    let file = sq.file() as usize;
+    let mut files = Bitboard::file(sq.file()).0;
+    if file > 0 {
+        files |= Bitboard::file(File::ALL[file - 1]).0;
+    }
+    if file < 7 {
+        files |= Bitboard::file(File::ALL[file + 1]).0;
+    }
+    let r = sq.rank() as u32;
+    let ahead = match color {
+        Color::White => {
+            if r >= 7 {
+                0
+            } else {
+                !0u64 << (8 * (r + 1))
+            }
+        }
+        Color::Black => {
+            if r == 0 {
+                0
+            } else {
+                !0u64 >> (8 * (8 - r))
+            }
+        }
+    };
+    Bitboard(files & ahead)
+}
+
+/// Files next to `file`.
+#[inline]
+pub(crate) fn adjacent_files(file: File) -> Bitboard {
+    let f = file as usize;
+    let mut bb = 0;
+    if f > 0 {
+        bb |= Bitboard::file(File::ALL[f - 1]).0;
+    }
+    if f < 7 {
+        bb |= Bitboard::file(File::ALL[f + 1]).0;
+    }
+    Bitboard(bb)
+}
+
+/// Squares attacked by `color`'s pawns.
+#[inline]
+pub(crate) fn pawn_attack_set(board: &Board, color: Color) -> Bitboard {
+    let pawns = board.pawns() & board.by_color(color);
+    let not_a = !Bitboard::file(File::A).0;
+    let not_h = !Bitboard::file(File::H).0;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
+        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
+    })
+}
+
+/// Weights of the common piece and pawn terms; each game sets its own.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Weights {
+    /// Material by role (the king's entry is unused).
+    pub(crate) material: [Tapered; 6],
+    /// Multiplier (in 1/16) of the piece-square tables.
+    pub(crate) pst_scale: i32,
+    /// Per reachable square, by role (knight, bishop, rook, queen).
+    pub(crate) mobility: [Tapered; 4],
+    /// Multiplier (in 1/16) of the passed-pawn table.
+    pub(crate) passed_scale: i32,
+    pub(crate) doubled: Tapered,
+    pub(crate) isolated: Tapered,
+    pub(crate) supported: Tapered,
+    pub(crate) phalanx: Tapered,
+    pub(crate) rook_open: Tapered,
+    pub(crate) rook_semi_open: Tapered,
+    pub(crate) bishop_pair: Tapered,
+}
+
+/// Mobility is counted from this many squares on, per role (knight,
+/// bishop, rook, queen), so an average piece scores about zero.
+const MOBILITY_ZERO: [i32; 4] = [4, 6, 6, 12];
+
+/// The common terms for one side: material, tables, mobility, pawn
+/// structure, rooks on files, bishop pair. Returns the score and the
+/// number of attack units its pieces aim at the enemy king's zone.
+pub(crate) fn side_terms(board: &Board, us: Color, w: &Weights) -> (Tapered, i32) {
+    let them = us.other();
+    let occ = board.occupied();
+    let own = board.by_color(us);
+    let our_pawns = board.pawns() & own;
+    let their_pawns = board.pawns() & board.by_color(them);
+    let enemy_pawn_attacks = pawn_attack_set(board, them);
+    let safe = !(own | enemy_pawn_attacks);
+    let enemy_king_zone = board.king_of(them).map_or(Bitboard::EMPTY, |k| {
+        king_attacks(k) | Bitboard::from_square(k)
+    });
+
+    let mut s = Tapered::default();
+    let mut attack_units = 0;
+    let mut attackers = 0;
+    for role in Role::ALL {
+        for sq in board.by_role(role) & own {
+            let rel = relative(us, sq) as usize;
+            s += w.material[role as usize];
+            s += PST[role as usize][rel] * w.pst_scale / 16;
+            let (att, unit) = match role {
+                Role::Knight => (knight_attacks(sq), 2),
+                Role::Bishop => (bishop_attacks(sq, occ), 2),
+                Role::Rook => (rook_attacks(sq, occ), 3),
+                Role::Queen => (queen_attacks(sq, occ), 5),
+                _ => continue,
+            };
+            let i = role as usize - 1;
+            let n = (att & safe).count() as i32 - MOBILITY_ZERO[i];
+            s += w.mobility[i] * n;
+            let hits = (att & enemy_king_zone).count() as i32;
+            if hits > 0 {
+                attackers += 1;
+                attack_units += unit * hits;
+            }
+            if role == Role::Rook {
+                let file = Bitboard::file(sq.file());
+                if (file & our_pawns).is_empty() {
+                    s += if (file & their_pawns).is_empty() {
+                        w.rook_open
+                    } else {
+                        w.rook_semi_open
+                    };
+                }
+            }
+        }
+    }
+    if (board.by_role(Role::Bishop) & own).more_than_one() {
+        s += w.bishop_pair;
+    }
+    s += pawn_terms(board, us, w);
+    (s, if attackers >= 2 { attack_units } else { 0 })
+}
+
+/// Doubled, isolated, supported, phalanx and passed pawns of `us`.
+pub(crate) fn pawn_terms(board: &Board, us: Color, w: &Weights) -> Tapered {
+    let them = us.other();
+    let our_pawns = board.pawns() & board.by_color(us);
+    let their_pawns = board.pawns() & board.by_color(them);
+    let support = pawn_attack_set(board, us);
+    let occ = board.occupied();
+    let mut s = Tapered::default();
+    for sq in our_pawns {
+        let file = Bitboard::file(sq.file());
+        if ((file & our_pawns).0 & !(Bitboard::from_square(sq).0)) != 0 {
+            s += w.doubled;
+        }
+        if (adjacent_files(sq.file()) & our_pawns).is_empty() {
+            s += w.isolated;
+        }
+        if support.contains(sq) {
+            s += w.supported;
+        }
+        let beside = Bitboard(adjacent_files(sq.file()).0 & Bitboard::rank(sq.rank()).0);
+        if (beside & our_pawns).any() {
+            s += w.phalanx;
+        }
+        if (front_span(us, sq) & their_pawns).is_empty() {
+            let rr = relative(us, sq).rank() as usize;
+            let mut bonus = PASSED[rr] * w.passed_scale / 16;
+            // A blocked passer is worth much less.
+            let stop = match us {
+                Color::White => sq.offset(8),
+                Color::Black => sq.offset(-8),
+            };
+            if stop.is_some_and(|t| occ.contains(t)) {
+                bonus = bonus / 2;
+            }
+            s += bonus;
+        }
+    }
+    s
+}
+
+/// Game phase from the pieces on the board: 24 with all minor and major
+/// pieces, 0 with none.
+#[inline]
+pub(crate) fn phase(board: &Board) -> i32 {
+    let minors = (board.knights() | board.by_role(Role::Bishop)).count() as i32;
+    let rooks = board.by_role(Role::Rook).count() as i32;
+    let queens = board.by_role(Role::Queen).count() as i32;
+    (minors + 2 * rooks + 4 * queens).min(24)
+}
+
+/// Pawns of `color` in the three files around `king`, on the two ranks in
+/// front of it: the king's shelter.
+#[inline]
+pub(crate) fn shelter(board: &Board, color: Color, king: Square) -> i32 {
+    let files = Bitboard(Bitboard::file(king.file()).0 | adjacent_files(king.file()).0);
+    let r = king.rank() as i32;
+    let mut ranks = 0u64;
+    for dr in 1..=2 {
+        let rr = match color {
+            Color::White => r + dr,
+            Color::Black => r - dr,
+        };
+        if (0..8).contains(&rr) {
+            ranks |= Bitboard::rank(Rank::ALL[rr as usize]).0;
+        }
+    }
+    (board.pawns() & board.by_color(color) & files & Bitboard(ranks)).count() as i32
+}
+
+/// Chebyshev distance between two squares.
+#[inline]
+pub(crate) fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
+}
+
+/// How far from the centre a square is: 0 in the four centre squares, 3
+/// in the corners (Chebyshev).
+#[inline]
+pub(crate) fn centre_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    let df = if f < 4 { 3 - f } else { f - 4 };
+    let dr = if r < 4 { 3 - r } else { r - 4 };
+    df.max(dr)
+}

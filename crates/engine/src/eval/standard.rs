@@ -1,0 +1,224 @@
+//! Standard chess: material, piece-square tables, mobility, pawn
+//! structure, rooks on open files, the bishop pair, king shelter and king
+//! attack, and two end-game helpers (drawish material, driving a bare
+//! king to the edge).
+
+use chessplayx_rules::{
+    Color,
+    chess::{Board, Chess, Move, Role, Rules, Standard},
+};
+
+use super::{
+    Evaluate, Tapered,
+    chess8::{self, Weights},
+};
+
+/// Hand-set weights (see docs/strength.md for how they were checked).
+pub(crate) const WEIGHTS: Weights = Weights {
+    material: [
+        Tapered::new(90, 115),
+        Tapered::new(330, 310),
+        Tapered::new(345, 330),
+        Tapered::new(480, 550),
+        Tapered::new(990, 1020),
+        Tapered::new(0, 0),
+    ],
+    pst_scale: 16,
+    mobility: [
+        Tapered::new(4, 4),
+        Tapered::new(5, 5),
+        Tapered::new(2, 4),
+        Tapered::new(1, 2),
+    ],
+    passed_scale: 16,
+    doubled: Tapered::new(-8, -18),
+    isolated: Tapered::new(-10, -14),
+    supported: Tapered::new(6, 8),
+    phalanx: Tapered::new(4, 6),
+    rook_open: Tapered::new(26, 10),
+    rook_semi_open: Tapered::new(12, 6),
+    bishop_pair: Tapered::new(28, 48),
+};
+
+/// Bonus for having the move.
+const TEMPO: i32 = 14;
+
+/// King shelter and the enemy's attack on the king zone.
+pub(crate) fn king_safety(board: &Board, us: Color, enemy_units: i32) -> Tapered {
+    let Some(k) = board.king_of(us) else {
+        return Tapered::default();
+    };
+    let mut s = Tapered::default();
+    let home = chess8::relative(us, k).rank() as usize <= 1;
+    if home {
+        s.mg += 9 * chess8::shelter(board, us, k).min(3);
+    }
+    let enemy_queen = (board.by_role(Role::Queen) & board.by_color(us.other())).any();
+    if enemy_queen && enemy_units > 0 {
+        s.mg -= (enemy_units * enemy_units / 2).min(500);
+    }
+    s
+}
+
+/// Non-pawn material of `color` in plain values.
+pub(crate) fn piece_material(board: &Board, color: Color) -> i32 {
+    let own = board.by_color(color);
+    [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .iter()
+        .map(|&r| (board.by_role(r) & own).count() as i32 * chess8::SEE_VALUE[r as usize])
+        .sum()
+}
+
+/// End-game corrections, White's point of view: a side without pawns
+/// needs more than a minor piece's edge to win; against a bare king,
+/// drive it to the edge and bring the own king closer (the search alone
+/// is too shallow to find the mate).
+pub(crate) fn endgame(board: &Board, v: i32) -> i32 {
+    let strong = if v >= 0 { Color::White } else { Color::Black };
+    let weak = strong.other();
+    let strong_pawns = (board.pawns() & board.by_color(strong)).count();
+    let diff = piece_material(board, strong) - piece_material(board, weak);
+    let mut v = v;
+    if strong_pawns == 0 && diff <= chess8::SEE_VALUE[Role::Bishop as usize] {
+        v /= 4;
+    }
+    let bare = board.by_color(weak) == board.kings() & board.by_color(weak);
+    if bare
+        && piece_material(board, strong) >= chess8::SEE_VALUE[Role::Rook as usize]
+        && let (Some(wk), Some(sk)) = (board.king_of(weak), board.king_of(strong))
+    {
+        let shaping = 20 * chess8::centre_distance(wk) + 8 * (7 - chess8::distance(wk, sk));
+        v += if strong == Color::White {
+            shaping
+        } else {
+            -shaping
+        };
+    }
+    v
+}
+
+impl Evaluate for Chess {
+    fn evaluate(&self) -> i32 {
+        let b = self.board();
+        let (ws, wu) = chess8::side_terms(b, Color::White, &WEIGHTS);
+        let (bs, bu) = chess8::side_terms(b, Color::Black, &WEIGHTS);
+        let s = ws - bs + king_safety(b, Color::White, bu) - king_safety(b, Color::Black, wu);
+        let v = endgame(b, s.blend(chess8::phase(b)));
+        let v = if self.turn() == Color::White { v } else { -v };
+        v + TEMPO
+    }
+
+    fn gain(&self, mv: Move) -> i32 {
+        chess8::plain_gain(self, mv)
+    }
+
+    fn mover_value(&self, mv: Move) -> i32 {
+        chess8::SEE_VALUE[mv.role() as usize]
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.is_capture(mv) || mv.promotion() == Some(Role::Queen)
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        chess8::see_ge(self, mv, threshold)
+    }
+
+    fn is_pawn_advance(&self, mv: Move) -> bool {
+        chess8::is_pawn_advance(self.turn(), mv)
+    }
+
+    fn move_code(mv: Move) -> u16 {
+        chess8::move_code(mv)
+    }
+
+    fn history_slot(&self, mv: Move) -> usize {
+        chess8::history_slot(mv)
+    }
+
+    fn lost(&self) -> bool {
+        false
+    }
+
+    fn no_moves_loses(&self) -> bool {
+        self.is_check()
+    }
+
+    fn dead_draw(&self) -> bool {
+        Standard::insufficient_material(self.board())
+    }
+
+    fn halfmoves(&self) -> u32 {
+        Self::halfmoves(self)
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        if chess8::has_pieces(self.board(), self.turn()) {
+            chess8::pass(self)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> i32 {
+        Chess::from_fen(fen)
+            .unwrap_or_else(|e| unreachable!("{fen}: {e}"))
+            .evaluate()
+    }
+
+    #[test]
+    fn symmetric_positions_differ_only_by_tempo() {
+        assert_eq!(
+            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            TEMPO
+        );
+        assert_eq!(
+            eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+            eval("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3")
+        );
+    }
+
+    #[test]
+    fn material_and_structure_count() {
+        // A knight up is a lot; the side to move's view flips the sign.
+        let up = eval("4k3/pppp4/8/8/8/8/PPPP4/3NK3 w - - 0 1");
+        assert!(up > 250, "{up}");
+        assert!(eval("4k3/pppp4/8/8/8/8/PPPP4/3NK3 b - - 0 1") < -250);
+        // A lone knight cannot win: scaled down.
+        assert!(eval("4k3/8/8/8/8/8/8/3NK3 w - - 0 1") < 120);
+        // A passed pawn on the sixth beats one on the third.
+        assert!(eval("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/3P4/8/4K3 w - - 0 1"));
+        // Doubled pawns are worse than healthy ones.
+        assert!(
+            eval("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1") > eval("4k3/pp6/8/8/8/P7/P7/4K3 w - - 0 1")
+        );
+    }
+
+    #[test]
+    fn see_follows_the_exchange() {
+        let pos = Chess::from_fen("4k3/8/3p4/4p3/8/5N2/8/4K3 w - - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let nxe5 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to().to_string() == "e5")
+            .unwrap_or_else(|| unreachable!("Nxe5 is legal"));
+        // The pawn is defended: knight for pawn loses.
+        assert!(!pos.see_ge(nxe5, 0));
+        assert!(pos.see_ge(nxe5, -250));
+        let pos = Chess::from_fen("4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let nxe5 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to().to_string() == "e5")
+            .unwrap_or_else(|| unreachable!("Nxe5 is legal"));
+        assert!(pos.see_ge(nxe5, 100));
+        assert!(!pos.see_ge(nxe5, 101));
+    }
+}

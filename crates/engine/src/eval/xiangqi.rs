@@ -1,0 +1,278 @@
+//! Xiangqi: piece values that shift with the phase (cannons need screens,
+//! so they fade as the board empties; horses grow), piece-square tables,
+//! horse, cannon and chariot mobility (a horse with its legs blocked is
+//! half a horse), palace safety (advisors and elephants against the
+//! attackers that have crossed), central cannons, and crossed soldiers.
+
+use chessplayx_rules::{
+    Color,
+    xiangqi::{
+        Bitboard, Board, Move, Piece, Role, Square, Xiangqi, cannon_attacks, chariot_attacks,
+        horse_attacks,
+    },
+};
+
+use super::{Evaluate, Tapered};
+
+/// Material by role (general, advisor, elephant, horse, chariot, cannon,
+/// soldier), before the tables.
+const MATERIAL: [Tapered; 7] = [
+    Tapered::new(0, 0),
+    Tapered::new(190, 170),
+    Tapered::new(195, 175),
+    Tapered::new(420, 470),
+    Tapered::new(920, 990),
+    Tapered::new(470, 420),
+    Tapered::new(80, 100),
+];
+
+/// Exchange values for ordering and quiescence pruning.
+const VALUE: [i32; 7] = [20_000, 190, 195, 440, 950, 450, 90];
+
+const TEMPO: i32 = 18;
+
+/// Table entry for a piece of `role` on the square with index `rel` as
+/// seen by its owner (rank 0 is its own back rank).
+const fn pst(role: Role, rel: usize) -> Tapered {
+    let f = (rel % 9) as i32;
+    let r = (rel / 9) as i32;
+    let fc = if f > 4 { f - 4 } else { 4 - f };
+    match role {
+        Role::Soldier => {
+            if r <= 4 {
+                // Not yet across the river: only the step before counts.
+                let near = if r == 4 { 10 } else { 0 };
+                let centre = if f == 4 { 6 } else { 0 };
+                Tapered::new(near + centre, near)
+            } else {
+                let by_rank_mg = [0, 24, 44, 44, -10];
+                let by_rank_eg = [0, 22, 34, 30, 0];
+                let i = (r - 5) as usize;
+                Tapered::new(
+                    70 + by_rank_mg[i] + (4 - fc) * 8,
+                    95 + by_rank_eg[i] + (4 - fc) * 6,
+                )
+            }
+        }
+        Role::Horse => {
+            let adv = if r > 7 { 7 } else { r };
+            let back = if r == 0 { -12 } else { 0 };
+            let edge = if fc == 4 { -12 } else { 0 };
+            Tapered::new(
+                (4 - fc) * 6 + adv * 5 - 12 + back + edge,
+                (4 - fc) * 5 + adv * 3,
+            )
+        }
+        Role::Chariot => {
+            let deep = if r == 6 || r == 7 { 18 } else { 0 };
+            let central = if fc <= 1 { 6 } else { 0 };
+            Tapered::new(deep + central, deep / 2)
+        }
+        Role::Cannon => {
+            let central = if f == 4 { 22 } else { 0 };
+            let deep = if r == 7 { 10 } else { 0 };
+            Tapered::new(central + deep, 0)
+        }
+        Role::General => {
+            let home = if r == 0 { 8 } else { -12 * r };
+            let file = if f == 4 { 6 } else { 0 };
+            Tapered::new(home + file, 0)
+        }
+        Role::Advisor => Tapered::new(if r == 1 && f == 4 { 10 } else { 0 }, 0),
+        Role::Elephant => Tapered::new(if r == 2 && f == 4 { 10 } else { 0 }, 0),
+    }
+}
+
+const fn build_pst() -> [[Tapered; 90]; 7] {
+    let mut t = [[Tapered::new(0, 0); 90]; 7];
+    let mut role = 0;
+    while role < 7 {
+        let mut sq = 0;
+        while sq < 90 {
+            t[role][sq] = pst(Role::ALL[role], sq);
+            sq += 1;
+        }
+        role += 1;
+    }
+    t
+}
+
+static PST: [[Tapered; 90]; 7] = build_pst();
+
+#[inline]
+const fn relative(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.index() as usize,
+        Color::Black => sq.flip().index() as usize,
+    }
+}
+
+/// Phase: 24 with all chariots, horses and cannons, 0 with none.
+fn phase(board: &Board) -> i32 {
+    let chariots = board.by_role(Role::Chariot).count() as i32;
+    let minors = (board.by_role(Role::Horse) | board.by_role(Role::Cannon)).count() as i32;
+    (chariots * 4 + minors).min(24)
+}
+
+/// Attack weight of `them`'s pieces that threaten `us`'s palace: chariots
+/// anywhere, horses and cannons across the river, crossed soldiers.
+fn attack_weight(board: &Board, us: Color) -> i32 {
+    let them = !us;
+    let mut w = 0;
+    for (sq, p) in board.pieces() {
+        if p.color != them {
+            continue;
+        }
+        let crossed = sq.is_own_half(us);
+        w += match p.role {
+            Role::Chariot => 3,
+            Role::Horse | Role::Cannon if crossed => 2,
+            Role::Horse | Role::Cannon => 1,
+            Role::Soldier if crossed => 1,
+            _ => 0,
+        };
+    }
+    w
+}
+
+fn side(board: &Board, us: Color) -> Tapered {
+    let them = !us;
+    let occ = board.occupied();
+    let own = board.by_color(us);
+    let mut s = Tapered::default();
+    for (sq, p) in board.pieces() {
+        if p.color != us {
+            continue;
+        }
+        s += MATERIAL[p.role.index()];
+        s += PST[p.role.index()][relative(us, sq)];
+        match p.role {
+            Role::Horse => {
+                let n = (horse_attacks(sq, occ) & !own).count() as i32;
+                s += Tapered::new(7, 8) * (n - 4);
+            }
+            Role::Chariot => {
+                let n = (chariot_attacks(sq, occ) & !own).count() as i32;
+                s += Tapered::new(3, 4) * (n - 8);
+            }
+            Role::Cannon => {
+                let quiet = (chariot_attacks(sq, occ) & !occ).count() as i32;
+                let hits = (cannon_attacks(sq, occ) & board.by_color(them)).count() as i32;
+                s += Tapered::new(2, 1) * (quiet - 6) + Tapered::new(8, 4) * hits;
+            }
+            _ => {}
+        }
+    }
+    // Palace safety: fewer defenders hurt more the more attackers there are.
+    let defenders = (board.by_piece(Piece::new(us, Role::Advisor))
+        | board.by_piece(Piece::new(us, Role::Elephant)))
+    .count() as i32;
+    let danger = attack_weight(board, us) * (5 - defenders);
+    s -= Tapered::new(danger * 4, danger * 2);
+    // A cannon on the enemy general's file with two pieces in between is
+    // one move from a check that pins down the defence.
+    if let Some(g) = board.general(them) {
+        for c in board.by_piece(Piece::new(us, Role::Cannon)) {
+            if c.file() == g.file() {
+                let between = chessplayx_rules::xiangqi::between(c, g) & occ;
+                if between.count() >= 1 {
+                    s += Tapered::new(24, 8);
+                }
+            }
+        }
+    }
+    s
+}
+
+impl Evaluate for Xiangqi {
+    const PERPETUAL_CHECK_LOSES: bool = true;
+
+    fn evaluate(&self) -> i32 {
+        let b = self.board();
+        let s = side(b, Color::White) - side(b, Color::Black);
+        let v = s.blend(phase(b));
+        let v = if self.turn() == Color::White { v } else { -v };
+        v + TEMPO
+    }
+
+    fn gain(&self, mv: Move) -> i32 {
+        self.captured(mv).map_or(0, |p| VALUE[p.role.index()])
+    }
+
+    fn mover_value(&self, mv: Move) -> i32 {
+        self.board()
+            .role_at(mv.from())
+            .map_or(0, |r| VALUE[r.index()])
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.is_capture(mv)
+    }
+
+    fn move_code(mv: Move) -> u16 {
+        mv.from().index() as u16 | (mv.to().index() as u16) << 7
+    }
+
+    fn history_slot(&self, mv: Move) -> usize {
+        let role = self.board().role_at(mv.from()).map_or(0, Role::index);
+        role * 90 + mv.to().index() as usize
+    }
+
+    /// Generals are never taken: the game ends by having no move.
+    fn lost(&self) -> bool {
+        false
+    }
+
+    /// Stalemate loses too.
+    fn no_moves_loses(&self) -> bool {
+        true
+    }
+
+    /// Nobody has a piece that can cross the river.
+    fn dead_draw(&self) -> bool {
+        let b = self.board();
+        (b.by_role(Role::Chariot)
+            | b.by_role(Role::Horse)
+            | b.by_role(Role::Cannon)
+            | b.by_role(Role::Soldier))
+        .is_empty()
+    }
+
+    fn halfmoves(&self) -> u32 {
+        Self::halfmoves(self)
+    }
+
+    /// With a chariot, horse or cannon to move, zugzwang is rare.
+    fn null_move(&self) -> Option<Self> {
+        let b = self.board();
+        let us = self.turn();
+        let pieces: Bitboard = b.by_piece(Piece::new(us, Role::Chariot))
+            | b.by_piece(Piece::new(us, Role::Horse))
+            | b.by_piece(Piece::new(us, Role::Cannon));
+        if pieces.any() { self.swap_turn() } else { None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> i32 {
+        Xiangqi::from_fen(fen)
+            .unwrap_or_else(|e| unreachable!("{fen}: {e}"))
+            .evaluate()
+    }
+
+    #[test]
+    fn start_is_even_and_material_counts() {
+        let start = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+        assert_eq!(start, TEMPO);
+        // Red without a chariot is much worse.
+        let down = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1");
+        assert!(down < -700, "{down}");
+        // A soldier across the river is worth more than one at home.
+        let crossed = eval("3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1");
+        let home = eval("3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1");
+        assert!(crossed > home + 50, "{crossed} vs {home}");
+    }
+}

@@ -1,0 +1,278 @@
+//! Playing levels 1–8: a closed type, each level a row of one table.
+
+use core::fmt;
+
+use crate::{
+    rng::Rng,
+    score::{MATE_BOUND, Score},
+    search::RootLine,
+};
+
+/// How strongly the engine plays. Level 1 is for beginners (it leaves
+/// material hanging now and then), level 8 is the full engine within the
+/// time given. See docs/strength.md for the table and its calibration.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Level {
+    /// Beginner.
+    One = 1,
+    /// Level 2.
+    Two = 2,
+    /// Level 3.
+    Three = 3,
+    /// Level 4.
+    Four = 4,
+    /// Level 5.
+    Five = 5,
+    /// Level 6.
+    Six = 6,
+    /// Level 7.
+    Seven = 7,
+    /// Full strength.
+    Eight = 8,
+}
+
+/// What one level may do and how it errs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LevelParams {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget per move.
+    pub nodes: Option<u64>,
+    /// Thinking time cap per move (ms), applied on top of the caller's.
+    pub movetime_ms: Option<u64>,
+    /// Root moves scored exactly, so the choice among them is informed
+    /// (0: all of them).
+    pub multipv: usize,
+    /// Random bonus (centipawns, the sum of two uniform draws below this)
+    /// added to each scored move before taking the best: small values
+    /// prefer near-best moves, large ones let real mistakes through.
+    pub noise_cp: i32,
+    /// Chance (per mille) of playing any move not known to lose by force
+    /// instead: the occasional blunder beginners need.
+    pub blunder_permille: u32,
+    /// Transposition table size (MiB) for a search made at this level.
+    pub hash_mb: usize,
+}
+
+/// Error for a level number outside 1–8.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("level {0} is not between 1 and 8")]
+pub struct LevelError(pub u8);
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Self; 8] = [
+        Self::One,
+        Self::Two,
+        Self::Three,
+        Self::Four,
+        Self::Five,
+        Self::Six,
+        Self::Seven,
+        Self::Eight,
+    ];
+
+    /// The level with this number.
+    ///
+    /// # Errors
+    ///
+    /// [`LevelError`] outside 1–8.
+    pub const fn new(n: u8) -> Result<Self, LevelError> {
+        match n {
+            1..=8 => Ok(Self::ALL[n as usize - 1]),
+            _ => Err(LevelError(n)),
+        }
+    }
+
+    /// The number, 1–8.
+    #[must_use]
+    pub const fn number(self) -> u8 {
+        self as u8
+    }
+
+    /// The row of the table for this level.
+    #[must_use]
+    pub const fn params(self) -> LevelParams {
+        const fn row(
+            depth: u32,
+            nodes: u64,
+            movetime_ms: u64,
+            multipv: usize,
+            noise_cp: i32,
+            blunder_permille: u32,
+            hash_mb: usize,
+        ) -> LevelParams {
+            LevelParams {
+                depth: Some(depth),
+                nodes: Some(nodes),
+                movetime_ms: Some(movetime_ms),
+                multipv,
+                noise_cp,
+                blunder_permille,
+                hash_mb,
+            }
+        }
+        match self {
+            Self::One => row(1, 2_000, 50, 0, 260, 220, 1),
+            Self::Two => row(2, 6_000, 100, 0, 190, 130, 1),
+            Self::Three => row(3, 20_000, 150, 0, 130, 70, 2),
+            Self::Four => row(4, 50_000, 200, 8, 85, 35, 4),
+            Self::Five => row(5, 120_000, 300, 6, 50, 15, 8),
+            Self::Six => row(7, 400_000, 400, 4, 25, 5, 16),
+            Self::Seven => row(11, 1_500_000, 500, 3, 10, 0, 16),
+            Self::Eight => LevelParams {
+                depth: None,
+                nodes: None,
+                movetime_ms: None,
+                multipv: 1,
+                noise_cp: 0,
+                blunder_permille: 0,
+                hash_mb: 32,
+            },
+        }
+    }
+
+    /// Picks the move to play from the scored root lines (best first,
+    /// as [`crate::SearchResult::lines`] gives them): the best line at
+    /// level 8, a noisy or blundering choice below. Returns the index.
+    pub(crate) fn choose<M>(self, lines: &[RootLine<M>], rng: &mut Rng) -> usize {
+        let p = self.params();
+        if lines.len() <= 1 || (p.noise_cp == 0 && p.blunder_permille == 0) {
+            return 0;
+        }
+        let value = |l: &RootLine<M>| l.score.ordering_value();
+        let best = value(&lines[0]);
+        // Never throw away a forced mate, and never walk into one when
+        // something else does not.
+        if best >= MATE_BOUND {
+            return 0;
+        }
+        let safe = |l: &RootLine<M>| l.exact && value(l) > -MATE_BOUND;
+        if rng.chance(p.blunder_permille) {
+            let n = lines.iter().filter(|l| safe(l)).count();
+            if n > 0 {
+                let k = rng.below(n as u32) as usize;
+                if let Some((i, _)) = lines.iter().enumerate().filter(|(_, l)| safe(l)).nth(k) {
+                    return i;
+                }
+            }
+        }
+        let noise = p.noise_cp.max(1) as u32;
+        let mut pick = 0;
+        let mut pick_value = i32::MIN;
+        for (i, l) in lines.iter().enumerate() {
+            if !l.exact || (i > 0 && value(l) <= -MATE_BOUND) {
+                continue;
+            }
+            let v = match l.score {
+                Score::Cp(cp) => cp,
+                Score::Mate(_) => value(l),
+            };
+            let noisy = v.saturating_add((rng.below(noise) + rng.below(noise)) as i32);
+            if noisy > pick_value {
+                pick_value = noisy;
+                pick = i;
+            }
+        }
+        pick
+    }
+}
+
+impl Default for Level {
+    /// Full strength, as UCI's `Level` option defaults.
+    fn default() -> Self {
+        Self::Eight
+    }
+}
+
+impl TryFrom<u8> for Level {
+    type Error = LevelError;
+    fn try_from(n: u8) -> Result<Self, LevelError> {
+        Self::new(n)
+    }
+}
+
+impl From<Level> for u8 {
+    fn from(l: Level) -> Self {
+        l.number()
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(cp: i32) -> RootLine<u8> {
+        RootLine {
+            mv: 0,
+            score: Score::Cp(cp),
+            exact: true,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn numbers_round_trip_and_table_grows_monotonically() {
+        for l in Level::ALL {
+            assert_eq!(Level::new(l.number()), Ok(l));
+        }
+        assert_eq!(Level::new(0), Err(LevelError(0)));
+        assert_eq!(Level::new(9), Err(LevelError(9)));
+        for w in Level::ALL.windows(2) {
+            let (a, b) = (w[0].params(), w[1].params());
+            assert!(b.noise_cp <= a.noise_cp && b.blunder_permille <= a.blunder_permille);
+            assert!(b.depth.unwrap_or(u32::MAX) >= a.depth.unwrap_or(u32::MAX));
+        }
+    }
+
+    #[test]
+    fn level_eight_takes_the_best_and_low_levels_vary() {
+        let lines: Vec<RootLine<u8>> = [50, 40, -20, -300, -900].into_iter().map(line).collect();
+        let mut rng = Rng::new(1);
+        assert!((0..50).all(|_| Level::Eight.choose(&lines, &mut rng) == 0));
+        let picks: Vec<usize> = (0..400)
+            .map(|_| Level::One.choose(&lines, &mut rng))
+            .collect();
+        // Level 1 sometimes plays the second-best and sometimes blunders.
+        assert!(picks.contains(&1));
+        assert!(picks.iter().any(|&i| i >= 3));
+        // Level 6 almost always plays one of the two near-equal best.
+        let picks: Vec<usize> = (0..400)
+            .map(|_| Level::Six.choose(&lines, &mut rng))
+            .collect();
+        let top2 = picks.iter().filter(|&&i| i <= 1).count();
+        assert!(top2 >= 390, "{top2}");
+    }
+
+    #[test]
+    fn mates_are_never_thrown_away() {
+        let mut lines: Vec<RootLine<u8>> = [0, -10].into_iter().map(line).collect();
+        lines.insert(
+            0,
+            RootLine {
+                mv: 9,
+                score: Score::Mate(2),
+                exact: true,
+                pv: Vec::new(),
+            },
+        );
+        let mut rng = Rng::new(5);
+        assert!((0..200).all(|_| Level::One.choose(&lines, &mut rng) == 0));
+        // A move into a forced mate is never the blunder.
+        let mut lines: Vec<RootLine<u8>> = [0].into_iter().map(line).collect();
+        lines.push(RootLine {
+            mv: 1,
+            score: Score::Mate(-1),
+            exact: true,
+            pv: Vec::new(),
+        });
+        assert!((0..500).all(|_| Level::One.choose(&lines, &mut rng) == 0));
+    }
+}
