@@ -1,1 +1,213 @@
-//! chessplayx server (work in progress: see the issues).
+//! The chessplayx game server: the web app's HTTP API, live rooms and the
+//! lobby over WebSockets, AI seats, and a SQLite store that commits every
+//! move before anyone hears of it.
+//!
+//! The wire protocol is documented in `docs/protocol.md`; the design in
+//! short:
+//!
+//! - one actor task per room owns its game, clocks, seats, event log and
+//!   subscribers (`room/`); connections hold a handle (`ws/`);
+//! - every state change is committed by the store's single writer thread,
+//!   which groups the writes of all rooms into one transaction
+//!   (`store/`), before it is acknowledged or broadcast;
+//! - AI searches run on a bounded pool of blocking threads (`bot.rs`).
+
+mod bot;
+mod config;
+mod error;
+mod http;
+mod loadtest;
+mod lobby;
+mod protocol;
+mod ratelimit;
+mod room;
+mod state;
+mod store;
+mod util;
+mod ws;
+
+use std::{
+    future::Future,
+    net::SocketAddr,
+    sync::{Arc, atomic::AtomicUsize},
+};
+
+use axum::Router;
+use tokio::net::TcpListener;
+
+pub use bot::{AiError, AiOutcome, AiPool, AiRequest, Picker, engine_picker};
+pub use config::Config;
+pub use error::ApiError;
+pub use loadtest::{LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
+pub use protocol::{
+    AckMsg, ClientMsg, ClockJson, DecodeError, EndEvent, EndKind, ErrorMsg, HistoryMove,
+    JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent,
+    RoomOutcome, SeatMsg, StateMsg, TakebackEvent,
+};
+pub use state::AppState;
+pub use store::{
+    ClockConfig, MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, Store, StoreError,
+    StoreStats, WriteOp,
+};
+
+use crate::{lobby::Lobby, ratelimit::PerIp, room::Registry, state::Shared};
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The address could not be bound.
+    #[error("listening on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The async runtime could not start, or serving failed.
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl AppState {
+    /// Opens the store, starts the lobby and reloads every unfinished room
+    /// (their clocks restart from the values stored with their last move).
+    /// AI seats and `/api/ai-move` use `picker` on a pool of
+    /// `config.ai_threads` slots. Must run inside a tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// The database cannot be opened or read.
+    pub async fn new(config: Config, picker: Picker) -> Result<Self, ServeError> {
+        let store = Store::open_sqlite(&config.db_path)?;
+        let connections = Arc::new(AtomicUsize::new(0));
+        let shared = Arc::new(Shared {
+            ai: AiPool::new(config.ai_threads, picker),
+            room_limit: PerIp::new(config.room_rate_per_minute),
+            lobby: Lobby::start(Arc::clone(&connections)),
+            registry: Registry::default(),
+            connections,
+            store,
+            config,
+        });
+        let ids = shared.store.unfinished_rooms().await?;
+        let mut reloaded = 0usize;
+        for id in &ids {
+            match Registry::get(&shared, id).await {
+                Ok(Some(_)) => reloaded += 1,
+                Ok(None) => {}
+                Err(e) => tracing::error!(room = %id, error = %e, "room not reloaded"),
+            }
+        }
+        tracing::info!(reloaded, "rooms reloaded");
+        Ok(Self(shared))
+    }
+
+    /// The store, for tools and tests that look at what was committed.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.0.store
+    }
+
+    /// Rooms currently in memory.
+    #[must_use]
+    pub fn rooms_in_memory(&self) -> usize {
+        self.0.registry.len()
+    }
+}
+
+/// The whole HTTP + WebSocket application.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(ws::router())
+        .merge(http::router(&state))
+        .with_state(state)
+}
+
+/// Serves `state` on `listener` until `shutdown` completes.
+///
+/// # Errors
+///
+/// Accepting connections failed.
+pub async fn run(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
+    Ok(())
+}
+
+/// `chessplayx serve`: builds the runtime, opens the store, listens on
+/// `config.addr` and serves until Ctrl-C or SIGTERM.
+///
+/// # Errors
+///
+/// The database, the address or the runtime failed.
+pub fn serve(config: Config, picker: Picker) -> Result<(), ServeError> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // A second call (tests, embedding) keeps the first subscriber.
+    let _already = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let addr = config.addr;
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|source| ServeError::Bind { addr, source })?;
+        let state = AppState::new(config, picker).await?;
+        let local = listener.local_addr()?;
+        tracing::info!("chessplayx serving on http://{local}");
+        // The line scripts and tests wait for (the address with port 0
+        // resolved).
+        println!("listening on http://{local}");
+        run(listener, state, shutdown_signal()).await
+    })
+}
+
+/// Runs [`loadtest`] on its own runtime (for the command line).
+///
+/// # Errors
+///
+/// The runtime could not start, or the games could not be set up.
+pub fn loadtest_blocking(config: LoadConfig) -> Result<LoadReport, LoadError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(loadtest(config))
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

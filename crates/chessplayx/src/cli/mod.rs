@@ -25,6 +25,11 @@ pub(crate) fn version_line() -> String {
     format!("chessplayx {} · {commit}", env!("CARGO_PKG_VERSION"))
 }
 
+/// The version as `/api/version` answers it: `v0.1.0 · <commit>`.
+fn version_line_v() -> String {
+    version_line().replacen("chessplayx ", "v", 1)
+}
+
 /// chessplayx: chess, Horde, Atomic and Xiangqi in the browser, with a UCI
 /// engine and rules tools on the command line.
 ///
@@ -42,8 +47,11 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Serve the web app (the default; not built yet).
-    Serve,
+    /// Serve the web app and its API (the default).
+    Serve(serve::ServeArgs),
+    /// Load a running server with games of random moves over loopback and
+    /// report moves per second and round-trip percentiles.
+    Loadtest(serve::LoadArgs),
     /// Speak the UCI protocol on standard input and output.
     Uci,
     /// Count the leaf nodes of the legal move tree.
@@ -68,7 +76,7 @@ pub(crate) enum CliError {
     /// `bench` failed.
     #[error(transparent)]
     Bench(#[from] bench::BenchError),
-    /// `serve` cannot run yet.
+    /// `serve` or `loadtest` failed.
     #[error(transparent)]
     Serve(#[from] serve::ServeError),
     /// The UCI session's input or output failed.
@@ -80,13 +88,9 @@ pub(crate) enum CliError {
 }
 
 impl CliError {
-    /// 2 when the asked-for part of the product does not exist yet (so
-    /// scripts can tell "not built" from "failed"), 1 for every failure.
+    /// 1 for every failure.
     pub(crate) fn exit_code(&self) -> ExitCode {
-        match self {
-            Self::Serve(serve::ServeError::NotBuilt) => ExitCode::from(2),
-            _ => ExitCode::FAILURE,
-        }
+        ExitCode::FAILURE
     }
 }
 
@@ -100,8 +104,16 @@ pub(crate) fn run(cli: Cli) -> Result<(), CliError> {
         let mut out = io::stdout().lock();
         return writeln!(out, "{}", version_line()).map_err(CliError::Output);
     }
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => Ok(serve::run()?),
+    match cli
+        .command
+        .unwrap_or_else(|| Command::Serve(serve::ServeArgs::default()))
+    {
+        Command::Serve(args) => Ok(serve::run(&args, version_line_v())?),
+        Command::Loadtest(args) => {
+            let report = serve::loadtest(&args)?;
+            let mut out = io::stdout().lock();
+            write!(out, "{report}").map_err(CliError::Output)
+        }
         Command::Uci => uci::run(io::stdin().lock()).map_err(CliError::Uci),
         Command::Perft(args) => Ok(perft::run(&args, &mut io::stdout().lock())?),
         Command::Status(args) => Ok(status::run(&args, &mut io::stdout().lock())?),

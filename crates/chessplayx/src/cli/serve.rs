@@ -1,21 +1,133 @@
-//! `chessplayx serve`: the web app. The server is a later issue; until it
-//! exists the command says so plainly and exits with status 2.
+//! `chessplayx serve` (the default command): the web server, and
+//! `chessplayx loadtest`, its load tool.
 
-/// Why the server cannot start.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum ServeError {
-    /// The web server has not been written yet.
-    #[error(
-        "the web server is not built yet; for now use `chessplayx uci`, `perft`, `status` or `bench`"
-    )]
-    NotBuilt,
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use chessplayx_rules::Variant;
+use chessplayx_server::{Config, LoadConfig, engine_picker};
+
+/// Arguments of `serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// SQLite database file (created with its directory).
+    #[arg(long, default_value = "data/chessplayx.sqlite")]
+    db: PathBuf,
+    /// Directory of the built web app.
+    #[arg(long, default_value = "web/dist")]
+    web_dir: PathBuf,
+    /// Rooms one IP address may create per minute (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    room_rate: u32,
+    /// Seconds a disconnected player on turn has before the opponent may
+    /// claim the win.
+    #[arg(long, default_value_t = 30)]
+    disconnect_secs: u64,
+    /// Extra origin allowed on WebSocket handshakes (repeatable), e.g. a
+    /// development server of the web app.
+    #[arg(long)]
+    allow_origin: Vec<String>,
+    /// AI searches run at once (default: the number of cores).
+    #[arg(long)]
+    ai_threads: Option<usize>,
 }
 
-/// Would serve the web app at http://127.0.0.1:8080.
+impl Default for ServeArgs {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("data/chessplayx.sqlite"),
+            web_dir: PathBuf::from("web/dist"),
+            room_rate: 30,
+            disconnect_secs: 30,
+            allow_origin: Vec::new(),
+            ai_threads: None,
+        }
+    }
+}
+
+/// Why `serve` or `loadtest` failed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ServeError {
+    /// The server could not start or failed.
+    #[error(transparent)]
+    Server(#[from] chessplayx_server::ServeError),
+    /// The load test could not run.
+    #[error("loadtest: {0}")]
+    Load(#[from] chessplayx_server::LoadError),
+}
+
+/// Serves until Ctrl-C / SIGTERM.
 ///
 /// # Errors
 ///
-/// Always [`ServeError::NotBuilt`] for now.
-pub(crate) const fn run() -> Result<(), ServeError> {
-    Err(ServeError::NotBuilt)
+/// The database, the address or the runtime failed.
+pub(crate) fn run(args: &ServeArgs, version: String) -> Result<(), ServeError> {
+    let defaults = Config::default();
+    let config = Config {
+        addr: args.addr,
+        db_path: args.db.clone(),
+        web_dir: args.web_dir.clone(),
+        room_rate_per_minute: args.room_rate,
+        disconnect_grace: Duration::from_secs(args.disconnect_secs),
+        allow_origins: args.allow_origin.clone(),
+        ai_threads: args.ai_threads.unwrap_or(defaults.ai_threads),
+        version,
+        ..defaults
+    };
+    Ok(chessplayx_server::serve(config, engine_picker())?)
+}
+
+/// Arguments of `loadtest`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct LoadArgs {
+    /// The server to load (start it with `--room-rate 0`).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Games played at once (two connections each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Extra idle lobby connections.
+    #[arg(long, default_value_t = 0)]
+    idle: usize,
+    /// Seconds of measured play.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+    /// Milliseconds each player waits before a move (0: flat out).
+    #[arg(long, default_value_t = 0)]
+    think_ms: u64,
+    /// Variants to play, in turn (repeatable).
+    #[arg(long, default_value = "chess")]
+    variant: Vec<Variant>,
+    /// A game is left for a new one after this many plies.
+    #[arg(long, default_value_t = 200)]
+    max_plies: u32,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The server's process id, to report its memory.
+    #[arg(long)]
+    server_pid: Option<u32>,
+}
+
+/// Runs the load tool and prints its report.
+///
+/// # Errors
+///
+/// The games could not be set up.
+pub(crate) fn loadtest(args: &LoadArgs) -> Result<String, ServeError> {
+    let config = LoadConfig {
+        addr: args.addr,
+        games: args.games,
+        idle: args.idle,
+        duration: Duration::from_secs(args.seconds),
+        think: Duration::from_millis(args.think_ms),
+        variants: args.variant.clone(),
+        max_plies: args.max_plies,
+        seed: args.seed,
+        server_pid: args.server_pid,
+    };
+    Ok(chessplayx_server::loadtest_blocking(config)?.render())
 }

@@ -1,0 +1,170 @@
+//! Health, version, the position service and the AI move for same-device
+//! games, and the lobby snapshot.
+
+use std::{
+    sync::{Arc, atomic::AtomicBool},
+    time::Duration,
+};
+
+use axum::{
+    Json, Router,
+    extract::{State, rejection::JsonRejection},
+    http::header,
+    response::IntoResponse,
+    routing::{get, post},
+};
+use chessplayx_rules::{AnyGame, GameStatus, MoveInfo, MoveWarningInfo, ReplayError, Variant};
+use serde::{Deserialize, Serialize};
+
+use crate::{AppState, bot::AiError, bot::AiRequest, error::ApiError};
+
+/// The most moves a position request may carry.
+const MAX_MOVES: usize = 1_000;
+
+/// How long an AI request may wait for a free search slot.
+const AI_QUEUE_WAIT: Duration = Duration::from_secs(10);
+
+pub(super) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/version", get(version))
+        .route("/api/position", post(position))
+        .route("/api/ai-move", post(ai_move))
+        .route("/api/lobby", get(lobby))
+        .route("/api/{*rest}", get(not_found).post(not_found))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+async fn health(State(app): State<AppState>) -> impl IntoResponse {
+    let store = app.0.store.stats();
+    Json(serde_json::json!({
+        "status": "ok",
+        "rooms": app.0.registry.len(),
+        "connections": app.0.connections.load(std::sync::atomic::Ordering::Relaxed),
+        "store": {"commits": store.batches, "writes": store.jobs},
+    }))
+}
+
+async fn version(State(app): State<AppState>) -> impl IntoResponse {
+    Json(serde_json::json!({ "version": app.0.config.version }))
+}
+
+async fn lobby(State(app): State<AppState>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        app.0.lobby.current().data,
+    )
+}
+
+/// A position: a start (FEN or the variant's) and moves.
+#[derive(Clone, Debug, Deserialize)]
+pub(super) struct PositionRequest {
+    variant: Variant,
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct PositionResponse {
+    status: GameStatus,
+    moves: Vec<MoveInfo>,
+    warnings: Vec<MoveWarningInfo>,
+}
+
+/// Replays a request's moves off the async workers (a long Xiangqi game
+/// costs milliseconds).
+async fn replay(req: PositionRequest) -> Result<AnyGame, ApiError> {
+    if req.moves.len() > MAX_MOVES {
+        return Err(ApiError::BadRequest(format!(
+            "at most {MAX_MOVES} moves, got {}",
+            req.moves.len()
+        )));
+    }
+    tokio::task::spawn_blocking(move || {
+        AnyGame::replay(req.variant, req.fen.as_deref(), &req.moves).map_err(|e| match e {
+            ReplayError::Open(e) => ApiError::BadFen(e.to_string()),
+            e @ ReplayError::Move { .. } => ApiError::BadMove(e.to_string()),
+        })
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?
+}
+
+async fn position(
+    body: Result<Json<PositionRequest>, JsonRejection>,
+) -> Result<Json<PositionResponse>, ApiError> {
+    let Json(req) = body?;
+    let game = replay(req).await?;
+    Ok(Json(PositionResponse {
+        status: game.status(),
+        moves: game.legal_moves(),
+        warnings: game.move_warnings(),
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+struct AiMoveRequest {
+    #[serde(flatten)]
+    position: PositionRequest,
+    level: u8,
+}
+
+#[derive(Debug, Serialize)]
+struct AiMoveResponse {
+    uci: String,
+    san: String,
+}
+
+async fn ai_move(
+    State(app): State<AppState>,
+    body: Result<Json<AiMoveRequest>, JsonRejection>,
+) -> Result<Json<AiMoveResponse>, ApiError> {
+    let Json(req) = body?;
+    if !(1..=8).contains(&req.level) {
+        return Err(ApiError::BadRequest(format!(
+            "level must be 1 to 8, got {}",
+            req.level
+        )));
+    }
+    let ai_req = AiRequest {
+        variant: req.position.variant,
+        start_fen: req.position.fen.clone(),
+        moves: req.position.moves.clone(),
+        level: req.level,
+    };
+    let mut game = replay(req.position).await?;
+    if let Some(o) = game.outcome() {
+        return Err(ApiError::GameOver(format!(
+            "the game is over ({})",
+            o.reason
+        )));
+    }
+    let deadline = tokio::time::Instant::now() + AI_QUEUE_WAIT;
+    let uci = app
+        .0
+        .ai
+        .best_move(
+            ai_req,
+            None,
+            Some(deadline),
+            Arc::new(AtomicBool::new(false)),
+        )
+        .await
+        .map_err(|e| match e {
+            AiError::Busy => ApiError::Unavailable,
+            AiError::NoMove => ApiError::GameOver("no move to make".to_owned()),
+            AiError::Failed => ApiError::Internal("the search failed".to_owned()),
+        })?;
+    let played = game
+        .play_uci(&uci)
+        .map_err(|e| ApiError::Internal(format!("the engine chose {uci}: {e}")))?;
+    Ok(Json(AiMoveResponse {
+        uci: played.uci,
+        san: played.san,
+    }))
+}

@@ -1,0 +1,236 @@
+//! Rooms over HTTP: create, summary, export.
+
+use std::net::SocketAddr;
+
+use axum::{
+    Json, Router,
+    extract::{ConnectInfo, Path, State, rejection::JsonRejection},
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use chessplayx_rules::{AnyGame, ByColor, Color, Variant};
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    AppState,
+    error::ApiError,
+    room::{Registry, RoomHandle, RoomLoadError, RoomSummary},
+    store::{ClockConfig, RoomRecord, RoomState, SeatRecord, StoreError, WriteOp},
+    util::{hash_token, is_room_id, new_room_id, new_token, unix_ms},
+};
+
+pub(super) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/rooms", post(create))
+        .route("/api/rooms/{id}", get(summary))
+        .route("/api/rooms/{id}/export", get(export))
+}
+
+#[derive(Copy, Clone, Debug, Deserialize)]
+struct ClockRequest {
+    minutes: f64,
+    increment: u32,
+}
+
+#[derive(Copy, Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ColorChoice {
+    White,
+    Black,
+    #[default]
+    Random,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct CreateRequest {
+    variant: Variant,
+    #[serde(default)]
+    clock: Option<ClockRequest>,
+    #[serde(default)]
+    color: ColorChoice,
+    #[serde(default)]
+    public: bool,
+    #[serde(default)]
+    ai_level: Option<u8>,
+    #[serde(default)]
+    fen: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct CreateResponse {
+    id: String,
+    color: Color,
+    seat_token: String,
+    invite_url: Option<String>,
+    spectate_url: String,
+}
+
+fn clock_config(clock: Option<ClockRequest>) -> Result<Option<ClockConfig>, ApiError> {
+    let Some(c) = clock else { return Ok(None) };
+    if !(c.minutes.is_finite() && (0.25..=180.0).contains(&c.minutes)) {
+        return Err(ApiError::BadRequest(format!(
+            "clock minutes must be 0.25 to 180, got {}",
+            c.minutes
+        )));
+    }
+    if c.increment > 60 {
+        return Err(ApiError::BadRequest(format!(
+            "clock increment must be 0 to 60 seconds, got {}",
+            c.increment
+        )));
+    }
+    // In range by the check above: at most 10,800,000 ms.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let initial = (c.minutes * 60_000.0).round() as u64;
+    Ok(Some(ClockConfig {
+        initial,
+        increment: u64::from(c.increment) * 1_000,
+    }))
+}
+
+async fn create(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Json<CreateRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    let clock = clock_config(req.clock)?;
+    if let Some(level) = req.ai_level
+        && !(1..=8).contains(&level)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "ai_level must be 1 to 8, got {level}"
+        )));
+    }
+    if let Some(fen) = req.fen.as_deref() {
+        let game =
+            AnyGame::new(req.variant, Some(fen)).map_err(|e| ApiError::BadFen(e.to_string()))?;
+        if let Some(o) = game.outcome() {
+            return Err(ApiError::BadFen(format!(
+                "the position is already over ({})",
+                o.reason
+            )));
+        }
+    }
+    if let Err(wait) = app.0.room_limit.check(peer.ip()) {
+        return Err(ApiError::RateLimited(wait.as_secs().max(1)));
+    }
+    let color = match req.color {
+        ColorChoice::White => Color::White,
+        ColorChoice::Black => Color::Black,
+        ColorChoice::Random => {
+            if rand::rng().random::<bool>() {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+    };
+    let seat_token = new_token();
+    let mut seats = ByColor::<SeatRecord>::default();
+    seats.get_mut(color).token_hash = Some(hash_token(&seat_token));
+    let (invite, state, public) = match req.ai_level {
+        Some(level) => {
+            seats.get_mut(!color).ai_level = Some(level);
+            (None, RoomState::Playing, false)
+        }
+        None => (Some(new_token()), RoomState::Waiting, req.public),
+    };
+    let mut record = RoomRecord {
+        id: new_room_id(),
+        variant: req.variant,
+        start_fen: req.fen,
+        clock,
+        public,
+        invite_hash: invite.as_deref().map(hash_token),
+        lobby_invite: invite.clone().filter(|_| public),
+        seats,
+        state,
+        result: None,
+        v: 0,
+        offers: String::new(),
+        rematch_id: None,
+        created_at: unix_ms(),
+        moves: Vec::new(),
+    };
+    // A new id on the (unlikely) collision with an existing room.
+    let mut attempt = 0;
+    loop {
+        match app
+            .0
+            .store
+            .write(vec![WriteOp::CreateRoom(Box::new(record.clone()))])
+            .await
+        {
+            Ok(()) => break,
+            Err(StoreError::Sqlite(e)) if attempt < 3 => {
+                tracing::warn!(error = %e, "room id taken; drawing another");
+                attempt += 1;
+                record.id = new_room_id();
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let id = record.id.clone();
+    Registry::spawn(&app.0, record).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let body = CreateResponse {
+        invite_url: invite.map(|i| format!("/r/{id}?invite={i}")),
+        spectate_url: format!("/r/{id}"),
+        id,
+        color,
+        seat_token,
+    };
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+async fn room(app: &AppState, id: &str) -> Result<RoomHandle, ApiError> {
+    if !is_room_id(id) {
+        return Err(ApiError::NotFound);
+    }
+    match Registry::get(&app.0, id).await {
+        Ok(Some(handle)) => Ok(handle),
+        Ok(None) => Err(ApiError::NotFound),
+        Err(RoomLoadError::Store(e)) => Err(e.into()),
+        Err(e) => Err(ApiError::Internal(e.to_string())),
+    }
+}
+
+async fn summary(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<RoomSummary>, ApiError> {
+    let handle = room(&app, &id).await?;
+    // A room retiring at this instant: load it afresh once.
+    match handle.summary().await {
+        Ok(s) => Ok(Json(s)),
+        Err(_) => room(&app, &id)
+            .await?
+            .summary()
+            .await
+            .map(Json)
+            .map_err(|e| ApiError::Internal(e.to_string())),
+    }
+}
+
+async fn export(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let handle = room(&app, &id).await?;
+    let text = match handle.export().await {
+        Ok(t) => t,
+        Err(_) => room(&app, &id)
+            .await?
+            .export()
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?,
+    };
+    let disposition = format!("attachment; filename=\"chessplayx-{id}.pgn\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,436 @@
+//! `chessplayx loadtest`: opens games on a running server over loopback,
+//! two WebSocket clients each, and plays random legal moves, measuring
+//! each move's round trip: from sending it to having both the mover's
+//! `ack` and the opponent's copy of the `move` event.
+//!
+//! It only talks to the address it is given (loopback in practice) and
+//! stops by itself after the set duration.
+
+use std::{
+    fmt::Write as _,
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use chessplayx_rules::Variant;
+use futures_util::{SinkExt as _, StreamExt as _};
+use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncReadExt as _, AsyncWriteExt as _},
+    net::TcpStream,
+    sync::{Mutex, Semaphore},
+};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadConfig {
+    /// The server.
+    pub addr: SocketAddr,
+    /// Games played at once (each holds two connections).
+    pub games: usize,
+    /// Extra idle connections (lobby watchers), to reach a connection
+    /// count without adding moves.
+    pub idle: usize,
+    /// How long to play.
+    pub duration: Duration,
+    /// Pause of a player before each move (0: as fast as possible).
+    pub think: Duration,
+    /// The variants, used in turn.
+    pub variants: Vec<Variant>,
+    /// A game is abandoned (and a new one started) after this many plies.
+    pub max_plies: u32,
+    /// Seed of the move choices.
+    pub seed: u64,
+    /// The server's process id, to report its memory (Linux `/proc`).
+    pub server_pid: Option<u32>,
+}
+
+/// Why the load test failed to run.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// A connection or request failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The server answered something unexpected.
+    #[error("unexpected answer: {0}")]
+    Protocol(String),
+    /// A WebSocket failed.
+    #[error("websocket: {0}")]
+    Ws(#[from] tokio_tungstenite::tungstenite::Error),
+}
+
+/// The measurements.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// Moves acknowledged and seen by the opponent.
+    pub moves: u64,
+    /// Games that reached their end (or the ply cap).
+    pub games_finished: u64,
+    /// Errors received or connections lost.
+    pub errors: u64,
+    /// Wall time of the measured phase.
+    pub elapsed: Duration,
+    /// Round trips in microseconds, sorted.
+    pub latencies_us: Vec<u64>,
+    /// Peak open connections held by this tool.
+    pub connections: usize,
+    /// Server RSS (KiB) after setup and at the end, when its pid was given.
+    pub server_rss_kib: Option<(u64, u64)>,
+    /// Time to open every game and connection.
+    pub setup: Duration,
+}
+
+impl LoadReport {
+    /// The `q`-quantile of the round trips (0.5, 0.99, …) in ms.
+    #[must_use]
+    pub fn percentile_ms(&self, q: f64) -> f64 {
+        if self.latencies_us.is_empty() {
+            return 0.0;
+        }
+        // Index in range: q is clamped to [0, 1].
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
+        let i = ((self.latencies_us.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize;
+        #[allow(clippy::cast_precision_loss)]
+        let ms = self.latencies_us[i] as f64 / 1000.0;
+        ms
+    }
+
+    /// Moves per second.
+    #[must_use]
+    pub fn moves_per_sec(&self) -> f64 {
+        #[allow(clippy::cast_precision_loss)]
+        let moves = self.moves as f64;
+        moves / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// The report as printed.
+    #[must_use]
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "connections {}  setup {:.1} s  measured {:.1} s",
+            self.connections,
+            self.setup.as_secs_f64(),
+            self.elapsed.as_secs_f64()
+        );
+        let _ = writeln!(
+            s,
+            "moves {}  ({:.0} moves/s)  games finished {}  errors {}",
+            self.moves,
+            self.moves_per_sec(),
+            self.games_finished,
+            self.errors
+        );
+        let _ = writeln!(
+            s,
+            "round trip ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
+            self.percentile_ms(0.5),
+            self.percentile_ms(0.9),
+            self.percentile_ms(0.99),
+            self.percentile_ms(0.999),
+            self.percentile_ms(1.0)
+        );
+        if let Some((setup, end)) = self.server_rss_kib {
+            let _ = writeln!(
+                s,
+                "server RSS: {:.1} MiB after setup, {:.1} MiB at the end",
+                kib_to_mib(setup),
+                kib_to_mib(end)
+            );
+        }
+        s
+    }
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn kib_to_mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+/// The resident memory of a process, from `/proc/<pid>/status`.
+#[must_use]
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// One HTTP/1.1 request with `Connection: close`; returns status and body.
+async fn http_post(addr: SocketAddr, path: &str, body: &Value) -> Result<(u16, Value), LoadError> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let body = body.to_string();
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(req.as_bytes()).await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let text = String::from_utf8_lossy(&raw);
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| LoadError::Protocol("no HTTP header".into()))?;
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| LoadError::Protocol(head.to_owned()))?;
+    let value = serde_json::from_str(rest).unwrap_or(Value::Null);
+    Ok((status, value))
+}
+
+async fn connect(addr: SocketAddr, path: &str) -> Result<Socket, LoadError> {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{path}")).await?;
+    Ok(ws)
+}
+
+async fn recv(ws: &mut Socket) -> Result<Value, LoadError> {
+    loop {
+        match ws.next().await {
+            Some(Ok(Message::Text(t))) => {
+                return serde_json::from_str(&t).map_err(|e| LoadError::Protocol(e.to_string()));
+            }
+            Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => {}
+            Some(Ok(Message::Binary(_))) => {
+                return Err(LoadError::Protocol("binary frame".into()));
+            }
+            Some(Ok(Message::Close(_))) | None => {
+                return Err(LoadError::Protocol("closed".into()));
+            }
+            Some(Err(e)) => return Err(e.into()),
+        }
+    }
+}
+
+/// Reads until a message of type `t` (skipping presence and the others).
+async fn recv_type(ws: &mut Socket, t: &str) -> Result<Value, LoadError> {
+    loop {
+        let m = recv(ws).await?;
+        if m["t"] == t {
+            return Ok(m);
+        }
+        if m["t"] == "error" {
+            return Err(LoadError::Protocol(m.to_string()));
+        }
+    }
+}
+
+/// Two connected players of one new room.
+struct Game {
+    sockets: [Socket; 2],
+    /// The legal moves of the side to move.
+    moves: Vec<String>,
+    ply: u32,
+}
+
+async fn open_game(addr: SocketAddr, variant: Variant) -> Result<Game, LoadError> {
+    let (status, room) = http_post(
+        addr,
+        "/api/rooms",
+        &json!({"variant": variant.name(), "color": "white"}),
+    )
+    .await?;
+    if status != 201 {
+        return Err(LoadError::Protocol(format!("create room: {status} {room}")));
+    }
+    let id = room["id"].as_str().unwrap_or_default();
+    let token = room["seat_token"].as_str().unwrap_or_default();
+    let invite = room["invite_url"].as_str().unwrap_or_default();
+    let mut white = connect(addr, &format!("/ws/room/{id}?token={token}")).await?;
+    recv_type(&mut white, "state").await?;
+    let mut black = connect(addr, &invite.replacen("/r/", "/ws/room/", 1)).await?;
+    recv_type(&mut black, "seat").await?;
+    let state = recv_type(&mut black, "state").await?;
+    recv_type(&mut white, "joined").await?;
+    let moves = uci_list(&state["d"]["moves"]);
+    Ok(Game {
+        sockets: [white, black],
+        moves,
+        ply: 0,
+    })
+}
+
+fn uci_list(moves: &Value) -> Vec<String> {
+    moves
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m["uci"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[derive(Default)]
+struct Totals {
+    moves: AtomicU64,
+    finished: AtomicU64,
+    errors: AtomicU64,
+}
+
+/// Plays one move of `game`; returns the round trip and whether the game
+/// is over.
+async fn play_one(game: &mut Game, rng: &mut StdRng) -> Result<(Duration, bool), LoadError> {
+    let Some(uci) = game.moves.get(rng.random_range(0..game.moves.len().max(1))) else {
+        return Ok((Duration::ZERO, true));
+    };
+    let uci = uci.clone();
+    let side = usize::try_from(game.ply % 2).unwrap_or(0);
+    let [white, black] = &mut game.sockets;
+    let (mover, other) = if side == 0 {
+        (white, black)
+    } else {
+        (black, white)
+    };
+    let msg = json!({"t": "move", "d": {"uci": uci, "ply": game.ply}}).to_string();
+    let sent = Instant::now();
+    mover.send(Message::Text(msg.into())).await?;
+    let (ack, seen) = tokio::join!(
+        async {
+            let ack = recv_type(mover, "ack").await;
+            (ack, Instant::now())
+        },
+        async {
+            let ev = recv_type(other, "move").await;
+            (ev, Instant::now())
+        }
+    );
+    let (ack, t_ack) = ack;
+    let (ev, t_seen) = seen;
+    ack?;
+    let ev = ev?;
+    let rtt = t_ack.max(t_seen) - sent;
+    game.ply += 1;
+    game.moves = uci_list(&ev["d"]["moves"]);
+    let over = !ev["d"]["status"]["outcome"].is_null() || game.moves.is_empty();
+    Ok((rtt, over))
+}
+
+/// Runs the load test.
+///
+/// # Errors
+///
+/// Setting up the games failed (the server is not there, or refuses rooms:
+/// start it with `--room-rate 0`).
+pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
+    let setup_start = Instant::now();
+    let variants = if config.variants.is_empty() {
+        vec![Variant::Chess]
+    } else {
+        config.variants.clone()
+    };
+    // Open games with bounded concurrency.
+    let opening = Arc::new(Semaphore::new(32));
+    let mut handles = Vec::new();
+    for i in 0..config.games {
+        let permit = Arc::clone(&opening);
+        let variant = variants[i % variants.len()];
+        let addr = config.addr;
+        handles.push(tokio::spawn(async move {
+            let _p = permit.acquire_owned().await;
+            open_game(addr, variant).await
+        }));
+    }
+    let mut games = Vec::new();
+    for h in handles {
+        games.push(h.await.map_err(|e| LoadError::Protocol(e.to_string()))??);
+    }
+    let mut idle = Vec::new();
+    for _ in 0..config.idle {
+        let mut ws = connect(config.addr, "/ws/lobby").await?;
+        recv_type(&mut ws, "lobby").await?;
+        idle.push(ws);
+    }
+    let setup = setup_start.elapsed();
+    let rss_setup = config.server_pid.and_then(rss_kib);
+
+    let totals = Arc::new(Totals::default());
+    let latencies = Arc::new(Mutex::new(Vec::<u64>::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let start = Instant::now();
+    let end = start + config.duration;
+    let mut tasks = Vec::new();
+    for (i, game) in games.into_iter().enumerate() {
+        let totals = Arc::clone(&totals);
+        let latencies = Arc::clone(&latencies);
+        let stop = Arc::clone(&stop);
+        let config = config.clone();
+        let variant = variants[i % variants.len()];
+        tasks.push(tokio::spawn(async move {
+            let mut rng = StdRng::seed_from_u64(config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9));
+            let mut game = game;
+            let mut local = Vec::new();
+            // Spread the first moves over the think time.
+            if !config.think.is_zero() {
+                let jitter = rng.random_range(0..config.think.as_millis().max(1));
+                tokio::time::sleep(Duration::from_millis(u64::try_from(jitter).unwrap_or(0))).await;
+            }
+            while Instant::now() < end && !stop.load(Ordering::Relaxed) {
+                if !config.think.is_zero() {
+                    tokio::time::sleep(config.think).await;
+                }
+                match play_one(&mut game, &mut rng).await {
+                    Ok((rtt, over)) => {
+                        if rtt > Duration::ZERO {
+                            totals.moves.fetch_add(1, Ordering::Relaxed);
+                            local.push(u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX));
+                        }
+                        if over || game.ply >= config.max_plies {
+                            totals.finished.fetch_add(1, Ordering::Relaxed);
+                            match open_game(config.addr, variant).await {
+                                Ok(g) => game = g,
+                                Err(_) => {
+                                    totals.errors.fetch_add(1, Ordering::Relaxed);
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    Err(_) => {
+                        totals.errors.fetch_add(1, Ordering::Relaxed);
+                        match open_game(config.addr, variant).await {
+                            Ok(g) => game = g,
+                            Err(_) => break,
+                        }
+                    }
+                }
+            }
+            latencies.lock().await.extend(local);
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let elapsed = start.elapsed();
+    stop.store(true, Ordering::Relaxed);
+    let rss_end = config.server_pid.and_then(rss_kib);
+    drop(idle);
+    let mut latencies_us = std::mem::take(&mut *latencies.lock().await);
+    latencies_us.sort_unstable();
+    Ok(LoadReport {
+        moves: totals.moves.load(Ordering::Relaxed),
+        games_finished: totals.finished.load(Ordering::Relaxed),
+        errors: totals.errors.load(Ordering::Relaxed),
+        elapsed,
+        latencies_us,
+        connections: config.games * 2 + config.idle,
+        server_rss_kib: rss_setup.zip(rss_end),
+        setup,
+    })
+}

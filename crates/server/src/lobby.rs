@@ -1,0 +1,159 @@
+//! The lobby: counters and open public rooms, published to every lobby
+//! connection through a `watch` channel (a slow reader simply skips to the
+//! newest snapshot; nothing queues up).
+
+use std::{
+    collections::{HashMap, HashSet},
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
+
+use axum::extract::ws::Utf8Bytes;
+use chessplayx_rules::{Color, Variant};
+use serde::Serialize;
+use tokio::sync::{mpsc, watch};
+
+use crate::{protocol::encode, store::ClockConfig};
+
+/// How often at most the lobby is pushed.
+const PUSH_EVERY: Duration = Duration::from_millis(250);
+
+/// The most rooms listed.
+const MAX_LISTED: usize = 100;
+
+/// An open public room as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct Listing {
+    pub(crate) id: String,
+    pub(crate) variant: Variant,
+    pub(crate) clock: Option<ClockConfig>,
+    pub(crate) open_color: Color,
+    pub(crate) created_at: u64,
+    pub(crate) invite_url: String,
+}
+
+/// What a room tells the lobby about itself after a change.
+#[derive(Clone, Debug)]
+pub(crate) struct LobbyUpdate {
+    pub(crate) id: String,
+    /// `Some` while the room is public and waiting.
+    pub(crate) listing: Option<Listing>,
+    /// The game is in progress.
+    pub(crate) playing: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+struct Counters {
+    players_online: usize,
+    games_playing: usize,
+    rooms_waiting: usize,
+}
+
+#[derive(Serialize)]
+struct Snapshot<'a> {
+    counters: Counters,
+    rooms: &'a [&'a Listing],
+}
+
+/// One published state: the `lobby` message and its `d` alone (the body
+/// of `GET /api/lobby`).
+#[derive(Clone, Debug)]
+pub(crate) struct Published {
+    pub(crate) message: Utf8Bytes,
+    pub(crate) data: String,
+}
+
+/// The handle rooms and connections use.
+#[derive(Clone, Debug)]
+pub(crate) struct Lobby {
+    updates: mpsc::UnboundedSender<LobbyUpdate>,
+    snapshot: watch::Receiver<Published>,
+}
+
+impl Lobby {
+    /// Starts the lobby task. `connections` is the server's count of open
+    /// WebSockets.
+    pub(crate) fn start(connections: Arc<AtomicUsize>) -> Self {
+        let (updates, rx) = mpsc::unbounded_channel();
+        let (tx, snapshot) = watch::channel(render(&HashMap::new(), 0, 0));
+        tokio::spawn(run(rx, tx, connections));
+        Self { updates, snapshot }
+    }
+
+    /// Records a room's change (it is pushed within [`PUSH_EVERY`]).
+    pub(crate) fn update(&self, update: LobbyUpdate) {
+        // The lobby task lives as long as the server; if it is gone the
+        // server is stopping and nobody reads the lobby.
+        let _closed = self.updates.send(update);
+    }
+
+    /// The latest published state.
+    pub(crate) fn current(&self) -> Published {
+        self.snapshot.borrow().clone()
+    }
+
+    /// A receiver that wakes on each new snapshot.
+    pub(crate) fn subscribe(&self) -> watch::Receiver<Published> {
+        self.snapshot.clone()
+    }
+}
+
+fn render(open: &HashMap<String, Listing>, playing: usize, online: usize) -> Published {
+    let mut rooms: Vec<&Listing> = open.values().collect();
+    rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
+    rooms.truncate(MAX_LISTED);
+    let snapshot = Snapshot {
+        counters: Counters {
+            players_online: online,
+            games_playing: playing,
+            rooms_waiting: open.len(),
+        },
+        rooms: &rooms,
+    };
+    Published {
+        message: encode("lobby", None, &snapshot),
+        data: serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_owned()),
+    }
+}
+
+async fn run(
+    mut rx: mpsc::UnboundedReceiver<LobbyUpdate>,
+    tx: watch::Sender<Published>,
+    connections: Arc<AtomicUsize>,
+) {
+    let mut open: HashMap<String, Listing> = HashMap::new();
+    let mut playing: HashSet<String> = HashSet::new();
+    let mut dirty = false;
+    let mut online = 0;
+    let mut tick = tokio::time::interval(PUSH_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            update = rx.recv() => {
+                let Some(update) = update else { break };
+                if let Some(listing) = update.listing {
+                    open.insert(update.id.clone(), listing);
+                } else {
+                    open.remove(&update.id);
+                }
+                if update.playing {
+                    playing.insert(update.id);
+                } else {
+                    playing.remove(&update.id);
+                }
+                dirty = true;
+            }
+            _ = tick.tick() => {
+                let now_online = connections.load(Ordering::Relaxed);
+                if dirty || now_online != online {
+                    online = now_online;
+                    dirty = false;
+                    tx.send_replace(render(&open, playing.len(), online));
+                }
+            }
+        }
+    }
+}

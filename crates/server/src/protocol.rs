@@ -1,0 +1,572 @@
+//! The WebSocket wire types of docs/protocol.md, defined once: what
+//! clients send ([`ClientMsg`], decoded in two steps: JSON shape here,
+//! meaning in the room) and what the server sends (data structs encoded
+//! once per event by [`encode`] and shared by every subscriber).
+
+use axum::extract::ws::Utf8Bytes;
+use chessplayx_rules::{ByColor, Claim, Color, EndReason, GameStatus, MoveInfo, MoveWarningInfo};
+use serde::{Deserialize, Serialize};
+
+use crate::store::RoomState;
+
+/// A message from a client. Unit variants accept `{"t": "resign"}` with
+/// or without `d`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "t", content = "d", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// Play `uci`, expecting `ply` plies to have been played before it.
+    Move {
+        /// The move in UCI.
+        uci: String,
+        /// How many plies the client has seen (the move's index).
+        ply: u32,
+    },
+    /// Give up.
+    Resign,
+    /// End the game without result (before both sides moved).
+    Abort,
+    /// Offer a draw.
+    DrawOffer,
+    /// Accept the opponent's draw offer.
+    DrawAccept,
+    /// Decline the opponent's draw offer.
+    DrawDecline,
+    /// Ask to take back the last own move.
+    TakebackOffer,
+    /// Accept the opponent's takeback request.
+    TakebackAccept,
+    /// Decline the opponent's takeback request.
+    TakebackDecline,
+    /// Claim a draw the rules allow now.
+    Claim {
+        /// Which draw.
+        claim: Claim,
+    },
+    /// Claim the win after the opponent's disconnect countdown ran out.
+    ClaimVictory,
+    /// Offer a rematch after the end.
+    RematchOffer,
+    /// Accept the opponent's rematch offer.
+    RematchAccept,
+    /// Decline the opponent's rematch offer.
+    RematchDecline,
+    /// Ask for the events after `v` (or a full state).
+    Sync {
+        /// The last event number the client applied.
+        v: u64,
+    },
+    /// Keep-alive; answered with `pong`.
+    Ping,
+}
+
+/// The client message types, to tell an unknown `t` from bad fields.
+const CLIENT_TYPES: &[&str] = &[
+    "move",
+    "resign",
+    "abort",
+    "draw_offer",
+    "draw_accept",
+    "draw_decline",
+    "takeback_offer",
+    "takeback_accept",
+    "takeback_decline",
+    "claim",
+    "claim_victory",
+    "rematch_offer",
+    "rematch_accept",
+    "rematch_decline",
+    "sync",
+    "ping",
+];
+
+/// Why a client frame could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Not JSON, or no string `t`.
+    #[error("not a message: {0}")]
+    Malformed(String),
+    /// `t` names no message.
+    #[error("unknown message type {0:?}")]
+    UnknownType(String),
+    /// A known type with missing or mistyped fields.
+    #[error("bad {t} message: {reason}")]
+    BadFields {
+        /// The type.
+        t: String,
+        /// What serde said.
+        reason: String,
+    },
+}
+
+impl DecodeError {
+    /// The `code` of the `error` message.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::Malformed(_) | Self::BadFields { .. } => "bad_message",
+            Self::UnknownType(_) => "unknown_type",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct Raw {
+    t: String,
+}
+
+impl ClientMsg {
+    /// Decodes one text frame.
+    ///
+    /// # Errors
+    ///
+    /// Not JSON / no `t`, an unknown `t`, or bad fields for a known `t`.
+    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+        match serde_json::from_str::<Self>(text) {
+            Ok(msg) => Ok(msg),
+            Err(e) => {
+                let raw: Raw = serde_json::from_str(text)
+                    .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+                if CLIENT_TYPES.contains(&raw.t.as_str()) {
+                    Err(DecodeError::BadFields {
+                        t: raw.t,
+                        reason: e.to_string(),
+                    })
+                } else {
+                    let mut t = raw.t;
+                    t.truncate(64);
+                    Err(DecodeError::UnknownType(t))
+                }
+            }
+        }
+    }
+}
+
+/// Why a game ended: a reason of the rules, or one of the room's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    /// Decided by the rules (checkmate, repetition, Xiangqi's rules, …).
+    Rules(EndReason),
+    /// A player resigned.
+    Resignation,
+    /// A clock reached zero.
+    Timeout,
+    /// A draw offer was accepted.
+    DrawAgreement,
+    /// Aborted before both sides moved.
+    Aborted,
+    /// The opponent stayed away past the countdown and the win was claimed.
+    Abandoned,
+}
+
+/// Every rules reason, to read stored names back.
+const RULE_REASONS: [EndReason; 17] = [
+    EndReason::Checkmate,
+    EndReason::Stalemate,
+    EndReason::KingExploded,
+    EndReason::HordeDestroyed,
+    EndReason::InsufficientMaterial,
+    EndReason::FivefoldRepetition,
+    EndReason::SeventyFiveMoves,
+    EndReason::ThreefoldRepetition,
+    EndReason::FiftyMoves,
+    EndReason::PerpetualCheck,
+    EndReason::PerpetualChase,
+    EndReason::MutualPerpetualCheck,
+    EndReason::MutualPerpetualChase,
+    EndReason::PerpetualCheckVsChase,
+    EndReason::MovesRule,
+    EndReason::ProgressRule,
+    EndReason::EffectiveRule,
+];
+
+impl EndKind {
+    /// The snake_case name on the wire and in the database.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Rules(r) => r.name(),
+            Self::Resignation => "resignation",
+            Self::Timeout => "timeout",
+            Self::DrawAgreement => "draw_agreement",
+            Self::Aborted => "aborted",
+            Self::Abandoned => "abandoned",
+        }
+    }
+
+    /// Reads a stored name.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "resignation" => Self::Resignation,
+            "timeout" => Self::Timeout,
+            "draw_agreement" => Self::DrawAgreement,
+            "aborted" => Self::Aborted,
+            "abandoned" => Self::Abandoned,
+            _ => Self::Rules(RULE_REASONS.into_iter().find(|r| r.name() == name)?),
+        })
+    }
+}
+
+impl Serialize for EndKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// The end of a room's game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RoomOutcome {
+    /// `None`: a draw or an abort.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: EndKind,
+}
+
+/// The clocks as sent: remaining ms at the moment of sending.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockJson {
+    /// White's remaining time.
+    pub white: u64,
+    /// Black's remaining time.
+    pub black: u64,
+    /// The running clock, if any.
+    pub running: Option<Color>,
+    /// Starting time.
+    pub initial: u64,
+    /// Fischer increment.
+    pub increment: u64,
+}
+
+/// A player's seat as others see it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerJson {
+    /// Someone holds the seat.
+    pub seated: bool,
+    /// The holder has at least one open connection (the AI always has).
+    pub connected: bool,
+    /// The engine's level when the AI holds the seat.
+    pub ai: Option<u8>,
+}
+
+/// One side's connection status and disconnect countdown.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PresenceSide {
+    /// At least one open connection (or the AI).
+    pub connected: bool,
+    /// Ms left before the opponent may claim the win; `None` when no
+    /// countdown runs.
+    pub claim_in: Option<u64>,
+}
+
+/// Standing offers: the colour that made each.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Offers {
+    /// A draw offer.
+    pub draw: Option<Color>,
+    /// A takeback request.
+    pub takeback: Option<Color>,
+    /// A rematch offer.
+    pub rematch: Option<Color>,
+}
+
+/// What an offer is about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferKind {
+    /// A draw.
+    Draw,
+    /// A takeback.
+    Takeback,
+    /// A rematch.
+    Rematch,
+}
+
+/// A move in the history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HistoryMove {
+    /// UCI.
+    pub uci: String,
+    /// SAN (WXF in Xiangqi).
+    pub san: String,
+}
+
+/// `state`: the whole room.
+#[derive(Clone, Debug, Serialize)]
+pub struct StateMsg<'a> {
+    /// The last event included.
+    pub v: u64,
+    /// The room id.
+    pub id: &'a str,
+    /// The game.
+    pub variant: chessplayx_rules::Variant,
+    /// This connection's seat.
+    pub you: Option<Color>,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// The AI's level in an AI room.
+    pub ai_level: Option<u8>,
+    /// Where the room is in its life.
+    pub state: RoomState,
+    /// The start position.
+    pub start_fen: String,
+    /// Moves played.
+    pub history: &'a [HistoryMove],
+    /// The current position.
+    pub status: &'a GameStatus,
+    /// Legal moves with notation.
+    pub moves: &'a [MoveInfo],
+    /// Xiangqi warnings.
+    pub warnings: &'a [MoveWarningInfo],
+    /// Clocks, `None` without time control.
+    pub clock: Option<ClockJson>,
+    /// The seats.
+    pub players: ByColor<PlayerJson>,
+    /// Standing offers.
+    pub offers: Offers,
+    /// The end, once over.
+    pub outcome: Option<RoomOutcome>,
+    /// The rematch room.
+    pub rematch: Option<&'a str>,
+    /// Connection status.
+    pub presence: ByColor<PresenceSide>,
+}
+
+/// `move` event.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveEvent<'a> {
+    /// The move's index.
+    pub ply: u32,
+    /// UCI.
+    pub uci: &'a str,
+    /// SAN / WXF.
+    pub san: &'a str,
+    /// The mover.
+    pub by: Color,
+    /// The position after it.
+    pub status: &'a GameStatus,
+    /// Legal moves after it.
+    pub moves: &'a [MoveInfo],
+    /// Xiangqi warnings after it.
+    pub warnings: &'a [MoveWarningInfo],
+    /// Clocks after it.
+    pub clock: Option<ClockJson>,
+}
+
+/// `end` event.
+#[derive(Clone, Debug, Serialize)]
+pub struct EndEvent {
+    /// How it ended.
+    pub outcome: RoomOutcome,
+    /// The clocks, stopped.
+    pub clock: Option<ClockJson>,
+}
+
+/// `takeback` event.
+#[derive(Clone, Debug, Serialize)]
+pub struct TakebackEvent<'a> {
+    /// Plies removed.
+    pub undone: u32,
+    /// Plies left.
+    pub ply: u32,
+    /// The position now.
+    pub status: &'a GameStatus,
+    /// Legal moves now.
+    pub moves: &'a [MoveInfo],
+    /// Xiangqi warnings now.
+    pub warnings: &'a [MoveWarningInfo],
+    /// Clocks now.
+    pub clock: Option<ClockJson>,
+}
+
+/// `offer` and `decline` events.
+#[derive(Copy, Clone, Debug, Serialize)]
+pub struct OfferEvent {
+    /// What about.
+    pub kind: OfferKind,
+    /// Who.
+    pub by: Color,
+}
+
+/// `joined` event.
+#[derive(Copy, Clone, Debug, Serialize)]
+pub struct JoinedEvent {
+    /// The seat taken.
+    pub color: Color,
+    /// All seats now.
+    pub players: ByColor<PlayerJson>,
+}
+
+/// `rematch` event.
+#[derive(Clone, Debug, Serialize)]
+pub struct RematchEvent<'a> {
+    /// The new room.
+    pub id: &'a str,
+}
+
+/// `seat` message.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatMsg<'a> {
+    /// The seat taken.
+    pub color: Color,
+    /// Its token, to keep.
+    pub token: &'a str,
+}
+
+/// `ack` message.
+#[derive(Copy, Clone, Debug, Serialize)]
+pub struct AckMsg {
+    /// The acknowledged move's `ply`.
+    pub ply: u32,
+    /// Its event number.
+    pub v: u64,
+}
+
+/// `error` message.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorMsg<'a> {
+    /// Machine-readable code.
+    pub code: &'a str,
+    /// Human-readable text.
+    pub message: &'a str,
+}
+
+#[derive(Serialize)]
+struct Envelope<'a, T> {
+    t: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    v: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    d: Option<&'a T>,
+}
+
+/// Encodes `{"t": t, "v": v, "d": d}` once, to be shared by every
+/// subscriber (cloning the result is a reference-count increment).
+#[must_use]
+pub(crate) fn encode<T: Serialize>(t: &str, v: Option<u64>, d: &T) -> Utf8Bytes {
+    let text = serde_json::to_string(&Envelope { t, v, d: Some(d) })
+        // Our own types serialize without error (string keys, no floats
+        // that could be NaN); an empty object keeps the client's parser
+        // happy should that ever change.
+        .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
+    Utf8Bytes::from(text)
+}
+
+/// Encodes a message without data.
+#[must_use]
+pub(crate) fn encode_bare(t: &str) -> Utf8Bytes {
+    let text = serde_json::to_string(&Envelope::<()> {
+        t,
+        v: None,
+        d: None,
+    })
+    .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
+    Utf8Bytes::from(text)
+}
+
+/// An `error` message.
+#[must_use]
+pub(crate) fn error_msg(code: &str, message: &str) -> Utf8Bytes {
+    encode("error", None, &ErrorMsg { code, message })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    #[test]
+    fn client_messages_decode_as_documented() {
+        assert_eq!(
+            ClientMsg::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":0}}"#),
+            Ok(ClientMsg::Move {
+                uci: "e2e4".into(),
+                ply: 0
+            })
+        );
+        assert_eq!(
+            ClientMsg::decode(r#"{"t":"resign"}"#),
+            Ok(ClientMsg::Resign)
+        );
+        assert_eq!(
+            ClientMsg::decode(r#"{"t":"claim","d":{"claim":"fifty_moves"}}"#),
+            Ok(ClientMsg::Claim {
+                claim: Claim::FiftyMoves
+            })
+        );
+        assert_eq!(
+            ClientMsg::decode(r#"{"t":"sync","d":{"v":17}}"#),
+            Ok(ClientMsg::Sync { v: 17 })
+        );
+        assert_eq!(ClientMsg::decode(r#"{"t":"ping"}"#), Ok(ClientMsg::Ping));
+    }
+
+    #[test]
+    fn bad_frames_are_told_apart() {
+        assert_eq!(ClientMsg::decode("nope").unwrap_err().code(), "bad_message");
+        assert_eq!(
+            ClientMsg::decode(r#"{"d":{}}"#).unwrap_err().code(),
+            "bad_message"
+        );
+        assert_eq!(
+            ClientMsg::decode(r#"{"t":"fly"}"#),
+            Err(DecodeError::UnknownType("fly".into()))
+        );
+        let e = ClientMsg::decode(r#"{"t":"move","d":{"uci":"e2e4"}}"#).unwrap_err();
+        assert!(
+            matches!(e, DecodeError::BadFields { ref t, .. } if t == "move"),
+            "{e:?}"
+        );
+        let e = ClientMsg::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":-1}}"#).unwrap_err();
+        assert_eq!(e.code(), "bad_message");
+        let e = ClientMsg::decode(r#"{"t":"claim","d":{"claim":"because"}}"#).unwrap_err();
+        assert_eq!(e.code(), "bad_message");
+    }
+
+    #[test]
+    fn envelopes_carry_v_only_for_events() {
+        let ack: Value =
+            serde_json::from_str(&encode("ack", None, &AckMsg { ply: 3, v: 9 })).unwrap();
+        assert_eq!(ack, json!({"t": "ack", "d": {"ply": 3, "v": 9}}));
+        let offer: Value = serde_json::from_str(&encode(
+            "offer",
+            Some(4),
+            &OfferEvent {
+                kind: OfferKind::Draw,
+                by: Color::Black,
+            },
+        ))
+        .unwrap();
+        assert_eq!(
+            offer,
+            json!({"t": "offer", "v": 4, "d": {"kind": "draw", "by": "black"}})
+        );
+        let pong: Value = serde_json::from_str(&encode_bare("pong")).unwrap();
+        assert_eq!(pong, json!({"t": "pong"}));
+    }
+
+    #[test]
+    fn end_kinds_round_trip_through_their_names() {
+        for r in RULE_REASONS {
+            assert_eq!(EndKind::parse(r.name()), Some(EndKind::Rules(r)));
+        }
+        for k in [
+            EndKind::Resignation,
+            EndKind::Timeout,
+            EndKind::DrawAgreement,
+            EndKind::Aborted,
+            EndKind::Abandoned,
+        ] {
+            assert_eq!(EndKind::parse(k.name()), Some(k));
+        }
+        assert_eq!(EndKind::parse("boredom"), None);
+        let o = RoomOutcome {
+            winner: Some(Color::White),
+            reason: EndKind::Timeout,
+        };
+        assert_eq!(
+            serde_json::to_value(o).unwrap(),
+            json!({"winner": "white", "reason": "timeout"})
+        );
+    }
+}

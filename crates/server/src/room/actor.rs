@@ -1,0 +1,1321 @@
+//! The room actor: the only owner of a room's game and state.
+
+use std::{
+    collections::VecDeque,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
+
+use axum::extract::ws::Utf8Bytes;
+use chessplayx_rules::{
+    AnyGame, AnyPlayError, ByColor, Color, GameStatus, MoveError, MoveInfo, MoveWarningInfo,
+    Variant, chess::PgnTags,
+};
+use tokio::{
+    sync::mpsc,
+    time::{Instant, sleep_until},
+};
+
+use super::{
+    Auth, JoinReply, RoomCmd, RoomHandle, RoomSummary, clock::Clocks, free_seat, offers,
+    registry::RoomLoadError,
+};
+use crate::{
+    bot::{AiOutcome, AiRequest},
+    lobby::{Listing, LobbyUpdate},
+    protocol::{
+        AckMsg, ClientMsg, ClockJson, EndEvent, EndKind, HistoryMove, JoinedEvent, MoveEvent,
+        OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent, RoomOutcome,
+        SeatMsg, StateMsg, TakebackEvent, encode, encode_bare, error_msg,
+    },
+    state::Shared,
+    store::{MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, WriteOp},
+    util::{hash_token, new_room_id, new_token, unix_ms},
+};
+
+/// How many events a room keeps for reconnecting clients.
+const REPLAY_EVENTS: usize = 64;
+
+/// A refusal sent back to the client as an `error` message.
+struct Refusal {
+    code: &'static str,
+    message: String,
+}
+
+fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
+    Refusal {
+        code,
+        message: message.into(),
+    }
+}
+
+type Acted = Result<(), Refusal>;
+
+/// A move played in the room.
+struct Played {
+    uci: String,
+    san: String,
+    /// The number of its `move` event.
+    v: u64,
+}
+
+/// A connection subscribed to the room.
+struct Sub {
+    id: u64,
+    tx: mpsc::Sender<Utf8Bytes>,
+    color: Option<Color>,
+}
+
+/// The derived views of the position, computed once per change and
+/// shared by every message that carries them.
+struct View {
+    status: GameStatus,
+    moves: Vec<MoveInfo>,
+    warnings: Vec<MoveWarningInfo>,
+}
+
+impl View {
+    fn of(game: &AnyGame) -> Self {
+        Self {
+            status: game.status(),
+            moves: game.legal_moves(),
+            warnings: game.move_warnings(),
+        }
+    }
+}
+
+/// A disconnect countdown of a player on turn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Countdown {
+    until: Instant,
+    expired: bool,
+}
+
+/// A running AI search.
+struct AiJob {
+    ply: usize,
+    stop: Arc<AtomicBool>,
+}
+
+pub(super) struct RoomActor {
+    shared: Arc<Shared>,
+    rx: mpsc::Receiver<RoomCmd>,
+    weak: mpsc::WeakSender<RoomCmd>,
+    id: String,
+    variant: Variant,
+    start_fen: Option<String>,
+    public: bool,
+    created_at: u64,
+    game: AnyGame,
+    view: View,
+    history: Vec<Played>,
+    seats: ByColor<SeatRecord>,
+    invite_hash: Option<String>,
+    lobby_invite: Option<String>,
+    clock: Option<Clocks>,
+    state: RoomState,
+    outcome: Option<RoomOutcome>,
+    offers: Offers,
+    rematch_id: Option<String>,
+    v: u64,
+    log: VecDeque<(u64, Utf8Bytes)>,
+    subs: Vec<Sub>,
+    next_sub: u64,
+    conns: ByColor<usize>,
+    countdown: ByColor<Option<Countdown>>,
+    sent_presence: Option<ByColor<(bool, Option<Countdown>)>>,
+    ai: Option<AiJob>,
+    idle_since: Instant,
+}
+
+impl RoomActor {
+    /// Rebuilds a room from its record: replays the moves, restores the
+    /// clocks from the last move (the downtime is not charged) and starts
+    /// the side to move's clock if the game runs.
+    pub(super) fn new(
+        shared: Arc<Shared>,
+        record: RoomRecord,
+        rx: mpsc::Receiver<RoomCmd>,
+        weak: mpsc::WeakSender<RoomCmd>,
+    ) -> Result<Self, RoomLoadError> {
+        let replay_err = |reason: String| RoomLoadError::Replay {
+            id: record.id.clone(),
+            reason,
+        };
+        let mut game = AnyGame::new(record.variant, record.start_fen.as_deref())
+            .map_err(|e| replay_err(e.to_string()))?;
+        let mut history = Vec::with_capacity(record.moves.len());
+        for m in &record.moves {
+            let played = game
+                .play_uci(&m.uci)
+                .map_err(|e| replay_err(format!("ply {}: {e}", m.ply)))?;
+            history.push(Played {
+                uci: played.uci,
+                san: played.san,
+                v: m.v,
+            });
+        }
+        let now = Instant::now();
+        let outcome = match &record.result {
+            None => None,
+            Some(r) => Some(RoomOutcome {
+                winner: r.winner,
+                reason: EndKind::parse(&r.reason)
+                    .ok_or_else(|| replay_err(format!("end reason {:?}", r.reason)))?,
+            }),
+        };
+        let clock = record.clock.map(|config| {
+            let mut clocks = match record.moves.last().and_then(|m| m.clock) {
+                Some(stored) => Clocks::restored(config, stored),
+                None => Clocks::new(config),
+            };
+            if record.state == RoomState::Playing && outcome.is_none() && game.ply() >= 2 {
+                clocks.start(game.turn(), now);
+            }
+            clocks
+        });
+        let view = View::of(&game);
+        let actor = Self {
+            id: record.id,
+            variant: record.variant,
+            start_fen: record.start_fen,
+            public: record.public,
+            created_at: record.created_at,
+            view,
+            game,
+            history,
+            seats: record.seats,
+            invite_hash: record.invite_hash,
+            lobby_invite: record.lobby_invite,
+            clock,
+            state: record.state,
+            outcome,
+            offers: offers::decode(&record.offers),
+            rematch_id: record.rematch_id,
+            v: record.v,
+            log: VecDeque::with_capacity(REPLAY_EVENTS),
+            subs: Vec::new(),
+            next_sub: 0,
+            conns: ByColor::default(),
+            countdown: ByColor::default(),
+            sent_presence: None,
+            ai: None,
+            idle_since: now,
+            shared,
+            rx,
+            weak,
+        };
+        actor.tell_lobby();
+        Ok(actor)
+    }
+
+    pub(super) async fn run(mut self) {
+        self.maybe_start_ai();
+        loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                cmd = self.rx.recv() => {
+                    let Some(cmd) = cmd else { break };
+                    self.handle(cmd).await;
+                }
+                () = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
+                    if self.on_timer().await {
+                        break;
+                    }
+                }
+            }
+            self.flush_presence();
+        }
+        self.stop_ai();
+    }
+
+    // ----- timers -------------------------------------------------------
+
+    fn retirable(&self) -> bool {
+        self.subs.is_empty() && self.state == RoomState::Finished
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let mut next: Option<Instant> = None;
+        let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
+        if self.outcome.is_none()
+            && let Some(t) = self.clock.as_ref().and_then(Clocks::flag_at)
+        {
+            consider(t);
+        }
+        for c in Color::ALL {
+            if let Some(cd) = self.countdown.get(c).filter(|cd| !cd.expired) {
+                consider(cd.until);
+            }
+        }
+        if self.retirable() {
+            consider(self.idle_since + self.shared.config.idle_room);
+        }
+        next
+    }
+
+    /// Handles whatever came due; `true` when the actor should stop.
+    async fn on_timer(&mut self) -> bool {
+        let now = Instant::now();
+        if self.outcome.is_none()
+            && let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now))
+        {
+            let _ignored = self
+                .finish(RoomOutcome {
+                    winner: Some(!flagged),
+                    reason: EndKind::Timeout,
+                })
+                .await;
+        }
+        for c in Color::ALL {
+            if let Some(cd) = self.countdown.get_mut(c)
+                && cd.until <= now
+            {
+                cd.expired = true;
+            }
+        }
+        if self.retirable() && now >= self.idle_since + self.shared.config.idle_room {
+            self.retire();
+            return true;
+        }
+        false
+    }
+
+    /// Leaves the registry, then answers what is still queued: joins are
+    /// told to retry (they will load the room afresh), questions answered.
+    fn retire(&mut self) {
+        if let Some(tx) = self.weak.upgrade() {
+            self.shared.registry.remove(&self.id, &RoomHandle { tx });
+        }
+        self.rx.close();
+        while let Ok(cmd) = self.rx.try_recv() {
+            match cmd {
+                RoomCmd::Join { reply, .. } => {
+                    let _gone = reply.send(JoinReply::Retry);
+                }
+                RoomCmd::Summary { reply } => {
+                    let _gone = reply.send(self.summary());
+                }
+                RoomCmd::Export { reply } => {
+                    let _gone = reply.send(self.export());
+                }
+                RoomCmd::Leave { .. } | RoomCmd::Client { .. } | RoomCmd::AiMove { .. } => {}
+            }
+        }
+    }
+
+    // ----- commands -----------------------------------------------------
+
+    async fn handle(&mut self, cmd: RoomCmd) {
+        match cmd {
+            RoomCmd::Join { auth, v, tx, reply } => self.join(auth, v, tx, reply).await,
+            RoomCmd::Leave { sub } => self.leave(sub),
+            RoomCmd::Client { sub, msg } => {
+                let Some(color) = self.subs.iter().find(|s| s.id == sub).map(|s| s.color) else {
+                    return;
+                };
+                if let Err(r) = self.client(sub, color, msg).await {
+                    self.send_to(sub, error_msg(r.code, &r.message));
+                    if r.code == "stale" {
+                        let state = self.state_msg(color);
+                        self.send_to(sub, state);
+                    }
+                }
+            }
+            RoomCmd::AiMove { ply, result } => self.ai_move(ply, result).await,
+            RoomCmd::Summary { reply } => {
+                let _gone = reply.send(self.summary());
+            }
+            RoomCmd::Export { reply } => {
+                let _gone = reply.send(self.export());
+            }
+        }
+    }
+
+    fn seat_of_token(&self, token: &str) -> Option<Color> {
+        let hash = hash_token(token);
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.seats.get(c).token_hash.as_deref() == Some(hash.as_str()))
+    }
+
+    async fn join(
+        &mut self,
+        auth: Auth,
+        v: Option<u64>,
+        tx: mpsc::Sender<Utf8Bytes>,
+        reply: tokio::sync::oneshot::Sender<JoinReply>,
+    ) {
+        let mut color = auth.token.as_deref().and_then(|t| self.seat_of_token(t));
+        let mut personal = Vec::new();
+        if color.is_none()
+            && let Some(invite) = auth.invite.as_deref()
+        {
+            match self.claim_invite(invite).await {
+                Ok((seat, token)) => {
+                    color = Some(seat);
+                    personal.push(encode(
+                        "seat",
+                        None,
+                        &SeatMsg {
+                            color: seat,
+                            token: &token,
+                        },
+                    ));
+                }
+                Err(r) => personal.push(error_msg(r.code, &r.message)),
+            }
+        }
+        let id = self.next_sub;
+        self.next_sub += 1;
+        if reply.send(JoinReply::Joined { sub: id }).is_err() {
+            return;
+        }
+        self.subs.push(Sub { id, tx, color });
+        if let Some(c) = color {
+            *self.conns.get_mut(c) += 1;
+        }
+        for msg in personal {
+            self.send_to(id, msg);
+        }
+        self.catch_up(id, color, v);
+        // The newcomer always learns who is connected.
+        let presence = self.presence_msg();
+        self.send_to(id, presence);
+    }
+
+    /// Takes the free seat with an invite: a new seat token, committed
+    /// before anyone hears of it.
+    async fn claim_invite(&mut self, invite: &str) -> Result<(Color, String), Refusal> {
+        let valid = self.invite_hash.as_deref() == Some(hash_token(invite).as_str());
+        let Some(seat) = free_seat(&self.seats).filter(|_| valid && self.outcome.is_none()) else {
+            return Err(refuse(
+                "invite_used",
+                "this invite has been used; you are watching",
+            ));
+        };
+        let token = new_token();
+        let token_hash = hash_token(&token);
+        let v = self.v + 1;
+        self.shared
+            .store
+            .write(vec![WriteOp::ClaimSeat {
+                room: self.id.clone(),
+                color: seat,
+                token_hash: token_hash.clone(),
+                v,
+            }])
+            .await
+            .map_err(|e| self.internal(&e))?;
+        self.seats.get_mut(seat).token_hash = Some(token_hash);
+        self.invite_hash = None;
+        self.lobby_invite = None;
+        self.state = RoomState::Playing;
+        let players = self.players();
+        self.emit(
+            "joined",
+            v,
+            &JoinedEvent {
+                color: seat,
+                players,
+            },
+        );
+        self.tell_lobby();
+        self.maybe_start_ai();
+        Ok((seat, token))
+    }
+
+    /// Sends `sub` the events after `v` if the log still has them all,
+    /// otherwise (or without `v`) the full state.
+    fn catch_up(&mut self, sub: u64, color: Option<Color>, v: Option<u64>) {
+        if let Some(v) = v {
+            if v == self.v {
+                return;
+            }
+            let oldest = self.log.front().map(|(n, _)| *n);
+            if v < self.v && oldest.is_some_and(|o| o <= v + 1) {
+                let missed: Vec<Utf8Bytes> = self
+                    .log
+                    .iter()
+                    .filter(|(n, _)| *n > v)
+                    .map(|(_, m)| m.clone())
+                    .collect();
+                for m in missed {
+                    self.send_to(sub, m);
+                }
+                return;
+            }
+        }
+        let state = self.state_msg(color);
+        self.send_to(sub, state);
+    }
+
+    fn leave(&mut self, sub: u64) {
+        if let Some(i) = self.subs.iter().position(|s| s.id == sub) {
+            self.drop_sub(i);
+        }
+    }
+
+    fn drop_sub(&mut self, index: usize) {
+        let sub = self.subs.swap_remove(index);
+        if let Some(c) = sub.color {
+            let n = self.conns.get_mut(c);
+            *n = n.saturating_sub(1);
+        }
+        if self.subs.is_empty() {
+            self.idle_since = Instant::now();
+        }
+    }
+
+    async fn client(&mut self, sub: u64, color: Option<Color>, msg: ClientMsg) -> Acted {
+        match msg {
+            ClientMsg::Ping => {
+                self.send_to(sub, encode_bare("pong"));
+                return Ok(());
+            }
+            ClientMsg::Sync { v } => {
+                self.catch_up(sub, color, Some(v));
+                return Ok(());
+            }
+            _ => {}
+        }
+        let Some(me) = color else {
+            return Err(refuse("not_a_player", "spectators cannot act"));
+        };
+        match msg {
+            ClientMsg::Move { uci, ply } => self.client_move(sub, me, &uci, ply).await,
+            ClientMsg::Resign => {
+                self.require_playing()?;
+                self.finish(RoomOutcome {
+                    winner: Some(!me),
+                    reason: EndKind::Resignation,
+                })
+                .await
+            }
+            ClientMsg::Abort => {
+                if self.outcome.is_some() {
+                    return Err(refuse("game_over", "the game is over"));
+                }
+                if self.game.ply() >= 2 {
+                    return Err(refuse(
+                        "cannot_abort",
+                        "both sides have moved; resign instead",
+                    ));
+                }
+                self.finish(RoomOutcome {
+                    winner: None,
+                    reason: EndKind::Aborted,
+                })
+                .await
+            }
+            ClientMsg::DrawOffer => {
+                self.require_playing()?;
+                if self.offers.draw == Some(!me) {
+                    return self.draw_agreed().await;
+                }
+                if self.ai_seat(!me).is_some() {
+                    self.offer_event("offer", OfferKind::Draw, me, self.offers)
+                        .await?;
+                    return self
+                        .offer_event("decline", OfferKind::Draw, !me, self.offers)
+                        .await;
+                }
+                if self.offers.draw == Some(me) {
+                    return Ok(());
+                }
+                let offers = Offers {
+                    draw: Some(me),
+                    ..self.offers
+                };
+                self.offer_event("offer", OfferKind::Draw, me, offers).await
+            }
+            ClientMsg::DrawAccept => {
+                self.require_playing()?;
+                if self.offers.draw != Some(!me) {
+                    return Err(refuse("no_offer", "no draw offer to accept"));
+                }
+                self.draw_agreed().await
+            }
+            ClientMsg::DrawDecline => self.decline(me, OfferKind::Draw).await,
+            ClientMsg::TakebackOffer => self.takeback_offer(me).await,
+            ClientMsg::TakebackAccept => {
+                self.require_playing()?;
+                if self.offers.takeback != Some(!me) {
+                    return Err(refuse("no_offer", "no takeback request to accept"));
+                }
+                self.takeback_for(!me).await
+            }
+            ClientMsg::TakebackDecline => self.decline(me, OfferKind::Takeback).await,
+            ClientMsg::Claim { claim } => {
+                self.require_playing()?;
+                if self.game.turn() != me {
+                    return Err(refuse("not_your_turn", "claim on your turn"));
+                }
+                if !self.game.claimable().contains(&claim) {
+                    return Err(refuse(
+                        "cannot_claim",
+                        format!("{claim} cannot be claimed now"),
+                    ));
+                }
+                self.finish(RoomOutcome {
+                    winner: None,
+                    reason: EndKind::Rules(claim.end_reason()),
+                })
+                .await
+            }
+            ClientMsg::ClaimVictory => {
+                self.require_playing()?;
+                let expired = self.countdown.get(!me).is_some_and(|cd| cd.expired);
+                if !expired || *self.conns.get(!me) > 0 {
+                    return Err(refuse(
+                        "cannot_claim",
+                        "the opponent's disconnect countdown has not run out",
+                    ));
+                }
+                self.finish(RoomOutcome {
+                    winner: Some(me),
+                    reason: EndKind::Abandoned,
+                })
+                .await
+            }
+            ClientMsg::RematchOffer => {
+                self.require_finished()?;
+                if self.offers.rematch == Some(!me) || self.ai_seat(!me).is_some() {
+                    return self.rematch().await;
+                }
+                if self.offers.rematch == Some(me) {
+                    return Ok(());
+                }
+                let offers = Offers {
+                    rematch: Some(me),
+                    ..self.offers
+                };
+                self.offer_event("offer", OfferKind::Rematch, me, offers)
+                    .await
+            }
+            ClientMsg::RematchAccept => {
+                self.require_finished()?;
+                if self.offers.rematch != Some(!me) {
+                    return Err(refuse("no_offer", "no rematch offer to accept"));
+                }
+                self.rematch().await
+            }
+            ClientMsg::RematchDecline => self.decline(me, OfferKind::Rematch).await,
+            ClientMsg::Ping | ClientMsg::Sync { .. } => Ok(()),
+        }
+    }
+
+    fn require_playing(&self) -> Acted {
+        if self.outcome.is_some() {
+            return Err(refuse("game_over", "the game is over"));
+        }
+        if self.state == RoomState::Waiting {
+            return Err(refuse("not_started", "nobody has taken the other seat yet"));
+        }
+        Ok(())
+    }
+
+    fn require_finished(&self) -> Acted {
+        if self.outcome.is_none() {
+            return Err(refuse("not_finished", "the game is not over"));
+        }
+        if self.rematch_id.is_some() {
+            return Err(refuse("no_offer", "the rematch is already agreed"));
+        }
+        Ok(())
+    }
+
+    fn ai_seat(&self, color: Color) -> Option<u8> {
+        self.seats.get(color).ai_level
+    }
+
+    async fn client_move(&mut self, sub: u64, me: Color, uci: &str, ply: u32) -> Acted {
+        let current = self.game.ply();
+        let ply_index = usize::try_from(ply).unwrap_or(usize::MAX);
+        if ply_index < current {
+            // Already played: the same move by the same side is a re-sent
+            // duplicate; anything else means the client is behind.
+            let mover = if ply_index % 2 == 0 {
+                self.game_first_mover()
+            } else {
+                !self.game_first_mover()
+            };
+            if let Some(p) = self.history.get(ply_index)
+                && p.uci == uci
+                && mover == me
+            {
+                let ack = encode("ack", None, &AckMsg { ply, v: p.v });
+                self.send_to(sub, ack);
+                return Ok(());
+            }
+            return Err(refuse(
+                "stale",
+                format!("ply {ply} has already been played"),
+            ));
+        }
+        if ply_index > current {
+            return Err(refuse(
+                "stale",
+                format!("the game is at ply {current}, not {ply}"),
+            ));
+        }
+        self.require_playing()?;
+        if self.game.turn() != me {
+            return Err(refuse("not_your_turn", "it is not your turn"));
+        }
+        self.play(Some((sub, ply)), me, uci).await
+    }
+
+    /// The side that made the game's first move (Black when the start FEN
+    /// has Black to move).
+    fn game_first_mover(&self) -> Color {
+        if self.game.ply().is_multiple_of(2) {
+            self.game.turn()
+        } else {
+            !self.game.turn()
+        }
+    }
+
+    /// Plays `uci` for `me`, commits it, then acknowledges it to the mover
+    /// (`ack`) and broadcasts it.
+    async fn play(&mut self, ack: Option<(u64, u32)>, me: Color, uci: &str) -> Acted {
+        let now = Instant::now();
+        if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+            self.finish(RoomOutcome {
+                winner: Some(!flagged),
+                reason: EndKind::Timeout,
+            })
+            .await?;
+            return Err(refuse("game_over", "your time ran out"));
+        }
+        let clock_before = self.clock.clone();
+        let played = self.game.play_uci(uci).map_err(|e| match e {
+            AnyPlayError::Move(MoveError::Syntax { .. }) => refuse("bad_move", e.to_string()),
+            AnyPlayError::Move(MoveError::Illegal { .. }) => refuse("illegal_move", e.to_string()),
+            AnyPlayError::GameOver { .. } => refuse("game_over", e.to_string()),
+        })?;
+        let ply = self.game.ply() - 1;
+        let both_moved = self.game.ply() >= 2;
+        if let Some(c) = self.clock.as_mut() {
+            c.after_move(me, now, both_moved);
+        }
+        let v = self.v + 1;
+        let record = MoveRecord {
+            ply: u32::try_from(ply).unwrap_or(u32::MAX),
+            uci: played.uci.clone(),
+            clock: self.clock.as_ref().map(|c| c.stored(now)),
+            played_at: unix_ms(),
+            v,
+        };
+        let rules_end = self.game.outcome().map(|o| RoomOutcome {
+            winner: o.winner,
+            reason: EndKind::Rules(o.reason),
+        });
+        let mut ops = vec![WriteOp::Move {
+            room: self.id.clone(),
+            record,
+        }];
+        if let Some(o) = rules_end {
+            ops.push(self.finish_op(o, v + 1));
+        }
+        if let Err(e) = self.shared.store.write(ops).await {
+            self.game.undo();
+            self.clock = clock_before;
+            return Err(self.internal(&e));
+        }
+        self.history.push(Played {
+            uci: played.uci.clone(),
+            san: played.san.clone(),
+            v,
+        });
+        self.offers.draw = None;
+        self.offers.takeback = None;
+        self.view = View::of(&self.game);
+        if let Some((sub, ply)) = ack {
+            self.send_to(sub, encode("ack", None, &AckMsg { ply, v }));
+        }
+        let clock = self.clock_json(now);
+        let msg = encode(
+            "move",
+            Some(v),
+            &MoveEvent {
+                ply: u32::try_from(ply).unwrap_or(u32::MAX),
+                uci: &played.uci,
+                san: &played.san,
+                by: me,
+                status: &self.view.status,
+                moves: &self.view.moves,
+                warnings: &self.view.warnings,
+                clock,
+            },
+        );
+        self.push_event(v, msg);
+        if let Some(o) = rules_end {
+            self.ended(o, v + 1, now);
+        } else {
+            self.maybe_start_ai();
+        }
+        Ok(())
+    }
+
+    fn finish_op(&self, outcome: RoomOutcome, v: u64) -> WriteOp {
+        WriteOp::Finish {
+            room: self.id.clone(),
+            result: ResultRecord {
+                winner: outcome.winner,
+                reason: outcome.reason.name().to_owned(),
+            },
+            v,
+        }
+    }
+
+    /// Ends the game for a reason the room decides (resignation, time,
+    /// agreement, abort, abandonment, a claimed draw).
+    async fn finish(&mut self, outcome: RoomOutcome) -> Acted {
+        if self.outcome.is_some() {
+            return Err(refuse("game_over", "the game is over"));
+        }
+        let v = self.v + 1;
+        let op = self.finish_op(outcome, v);
+        self.shared
+            .store
+            .write(vec![op])
+            .await
+            .map_err(|e| self.internal(&e))?;
+        self.ended(outcome, v, Instant::now());
+        Ok(())
+    }
+
+    /// The in-memory side of an end already committed as event `v`.
+    fn ended(&mut self, outcome: RoomOutcome, v: u64, now: Instant) {
+        if let Some(c) = self.clock.as_mut() {
+            c.stop(now);
+        }
+        self.state = RoomState::Finished;
+        self.outcome = Some(outcome);
+        self.offers = Offers::default();
+        self.invite_hash = None;
+        self.lobby_invite = None;
+        self.stop_ai();
+        let clock = self.clock_json(now);
+        self.emit("end", v, &EndEvent { outcome, clock });
+        self.tell_lobby();
+    }
+
+    async fn draw_agreed(&mut self) -> Acted {
+        self.finish(RoomOutcome {
+            winner: None,
+            reason: EndKind::DrawAgreement,
+        })
+        .await
+    }
+
+    async fn decline(&mut self, me: Color, kind: OfferKind) -> Acted {
+        let standing = match kind {
+            OfferKind::Draw => self.offers.draw,
+            OfferKind::Takeback => self.offers.takeback,
+            OfferKind::Rematch => self.offers.rematch,
+        };
+        if standing != Some(!me) {
+            return Err(refuse("no_offer", "no offer to decline"));
+        }
+        let mut offers = self.offers;
+        match kind {
+            OfferKind::Draw => offers.draw = None,
+            OfferKind::Takeback => offers.takeback = None,
+            OfferKind::Rematch => offers.rematch = None,
+        }
+        self.offer_event("decline", kind, me, offers).await
+    }
+
+    /// Commits and broadcasts an `offer` / `decline` event leaving
+    /// `offers` standing.
+    async fn offer_event(
+        &mut self,
+        t: &'static str,
+        kind: OfferKind,
+        by: Color,
+        offers: Offers,
+    ) -> Acted {
+        let v = self.v + 1;
+        self.shared
+            .store
+            .write(vec![WriteOp::Event {
+                room: self.id.clone(),
+                offers: offers::encode(offers),
+                v,
+            }])
+            .await
+            .map_err(|e| self.internal(&e))?;
+        self.offers = offers;
+        self.emit(t, v, &OfferEvent { kind, by });
+        Ok(())
+    }
+
+    async fn takeback_offer(&mut self, me: Color) -> Acted {
+        self.require_playing()?;
+        if self.plies_to_undo(me).is_none() {
+            return Err(refuse("cannot_takeback", "you have no move to take back"));
+        }
+        if self.ai_seat(!me).is_some() || self.offers.takeback == Some(!me) {
+            return self.takeback_for(me).await;
+        }
+        if self.offers.takeback == Some(me) {
+            return Ok(());
+        }
+        let offers = Offers {
+            takeback: Some(me),
+            ..self.offers
+        };
+        self.offer_event("offer", OfferKind::Takeback, me, offers)
+            .await
+    }
+
+    /// How many plies to remove so that `who`'s last move is undone and it
+    /// is `who`'s turn again.
+    fn plies_to_undo(&self, who: Color) -> Option<usize> {
+        let n = if self.game.turn() == who { 2 } else { 1 };
+        let first = self.game_first_mover();
+        // `who` must have made a move among the last `n` plies.
+        let ply = self.game.ply();
+        (ply >= n && (ply - n) % 2 == usize::from(first != who)).then_some(n)
+    }
+
+    /// Takes back `who`'s last move (and the reply to it).
+    async fn takeback_for(&mut self, who: Color) -> Acted {
+        let Some(n) = self.plies_to_undo(who) else {
+            return Err(refuse("cannot_takeback", "no move to take back"));
+        };
+        let before = self.game.clone();
+        for _ in 0..n {
+            self.game.undo();
+        }
+        let keep = self.game.ply();
+        let v = self.v + 1;
+        if let Err(e) = self
+            .shared
+            .store
+            .write(vec![WriteOp::Takeback {
+                room: self.id.clone(),
+                keep: u32::try_from(keep).unwrap_or(u32::MAX),
+                v,
+            }])
+            .await
+        {
+            self.game = before;
+            return Err(self.internal(&e));
+        }
+        self.stop_ai();
+        self.history.truncate(keep);
+        self.offers.draw = None;
+        self.offers.takeback = None;
+        let now = Instant::now();
+        let turn = self.game.turn();
+        if let Some(c) = self.clock.as_mut() {
+            if keep >= 2 {
+                c.start(turn, now);
+            } else {
+                c.stop(now);
+            }
+        }
+        self.view = View::of(&self.game);
+        let clock = self.clock_json(now);
+        let msg = encode(
+            "takeback",
+            Some(v),
+            &TakebackEvent {
+                undone: u32::try_from(n).unwrap_or(0),
+                ply: u32::try_from(keep).unwrap_or(u32::MAX),
+                status: &self.view.status,
+                moves: &self.view.moves,
+                warnings: &self.view.warnings,
+                clock,
+            },
+        );
+        self.push_event(v, msg);
+        self.maybe_start_ai();
+        Ok(())
+    }
+
+    /// Creates the rematch room (colours swapped, the same seat tokens)
+    /// and announces it.
+    async fn rematch(&mut self) -> Acted {
+        let record = RoomRecord {
+            id: new_room_id(),
+            variant: self.variant,
+            start_fen: self.start_fen.clone(),
+            clock: self.clock.as_ref().map(Clocks::config),
+            public: false,
+            invite_hash: None,
+            lobby_invite: None,
+            seats: ByColor::new(self.seats.black.clone(), self.seats.white.clone()),
+            state: RoomState::Playing,
+            result: None,
+            v: 0,
+            offers: String::new(),
+            rematch_id: None,
+            created_at: unix_ms(),
+            moves: Vec::new(),
+        };
+        let v = self.v + 1;
+        self.shared
+            .store
+            .write(vec![
+                WriteOp::CreateRoom(Box::new(record.clone())),
+                WriteOp::Rematch {
+                    room: self.id.clone(),
+                    rematch_id: record.id.clone(),
+                    v,
+                },
+            ])
+            .await
+            .map_err(|e| self.internal(&e))?;
+        let id = record.id.clone();
+        if let Err(e) = super::Registry::spawn(&self.shared, record) {
+            tracing::error!(room = %id, error = %e, "starting the rematch room");
+        }
+        self.rematch_id = Some(id.clone());
+        self.offers.rematch = None;
+        self.emit("rematch", v, &RematchEvent { id: &id });
+        Ok(())
+    }
+
+    // ----- AI -----------------------------------------------------------
+
+    fn stop_ai(&mut self) {
+        if let Some(job) = self.ai.take() {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a search when the side to move is the AI's and none runs
+    /// for this ply.
+    fn maybe_start_ai(&mut self) {
+        self.start_ai_after(Duration::ZERO);
+    }
+
+    /// As [`Self::maybe_start_ai`], the search starting after `delay` (a
+    /// retry after a failed search must not spin).
+    fn start_ai_after(&mut self, delay: Duration) {
+        if self.state != RoomState::Playing || self.outcome.is_some() {
+            return;
+        }
+        let turn = self.game.turn();
+        let Some(level) = self.ai_seat(turn) else {
+            return;
+        };
+        let ply = self.game.ply();
+        if self.ai.as_ref().is_some_and(|j| j.ply == ply) {
+            return;
+        }
+        self.stop_ai();
+        let stop = Arc::new(AtomicBool::new(false));
+        // With a clock, spend at most a 30th of what is left (and 1 s).
+        let think = self.clock.as_ref().map(|c| {
+            let left = u64::try_from(c.remaining(turn, Instant::now()).max(0)).unwrap_or(0);
+            Duration::from_millis((left / 30).clamp(10, 1_000))
+        });
+        let req = AiRequest {
+            variant: self.variant,
+            start_fen: self.start_fen.clone(),
+            moves: self.history.iter().map(|p| p.uci.clone()).collect(),
+            level,
+        };
+        let pool = self.shared.ai.clone();
+        let weak = self.weak.clone();
+        let flag = Arc::clone(&stop);
+        tokio::spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            let result = pool.best_move(req, think, None, flag).await;
+            if let Some(tx) = weak.upgrade() {
+                let _gone = tx.send(RoomCmd::AiMove { ply, result }).await;
+            }
+        });
+        self.ai = Some(AiJob { ply, stop });
+    }
+
+    async fn ai_move(&mut self, ply: usize, result: AiOutcome) {
+        if self.ai.as_ref().is_none_or(|j| j.ply != ply) || self.game.ply() != ply {
+            return;
+        }
+        self.ai = None;
+        let turn = self.game.turn();
+        match result {
+            Ok(uci) => {
+                if let Err(r) = self.play(None, turn, &uci).await {
+                    tracing::error!(room = %self.id, uci, code = r.code, message = r.message, "AI move refused; searching again in 1 s");
+                    self.start_ai_after(Duration::from_secs(1));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(room = %self.id, error = %e, "AI search failed; retrying in 1 s");
+                self.start_ai_after(Duration::from_secs(1));
+            }
+        }
+    }
+
+    // ----- output -------------------------------------------------------
+
+    fn internal(&self, e: &dyn std::fmt::Display) -> Refusal {
+        tracing::error!(room = %self.id, error = %e, "store write failed");
+        refuse("internal", "the server could not save this; try again")
+    }
+
+    /// Sends to one subscriber; a full queue drops it (it must resync).
+    fn send_to(&mut self, sub: u64, msg: Utf8Bytes) {
+        if let Some(i) = self.subs.iter().position(|s| s.id == sub)
+            && self.subs[i].tx.try_send(msg).is_err()
+        {
+            self.drop_sub(i);
+        }
+    }
+
+    /// Keeps event `v` for replays and sends it to everyone.
+    fn push_event(&mut self, v: u64, msg: Utf8Bytes) {
+        self.v = v;
+        if self.log.len() == REPLAY_EVENTS {
+            self.log.pop_front();
+        }
+        let mut i = 0;
+        while i < self.subs.len() {
+            if self.subs[i].tx.try_send(msg.clone()).is_err() {
+                self.drop_sub(i);
+            } else {
+                i += 1;
+            }
+        }
+        self.log.push_back((v, msg));
+    }
+
+    fn emit<T: serde::Serialize>(&mut self, t: &str, v: u64, d: &T) {
+        let msg = encode(t, Some(v), d);
+        self.push_event(v, msg);
+    }
+
+    fn clock_json(&self, now: Instant) -> Option<ClockJson> {
+        self.clock.as_ref().map(|c| c.json(now))
+    }
+
+    fn players(&self) -> ByColor<PlayerJson> {
+        ByColor::new(self.player(Color::White), self.player(Color::Black))
+    }
+
+    fn player(&self, c: Color) -> PlayerJson {
+        let seat = self.seats.get(c);
+        PlayerJson {
+            seated: seat.token_hash.is_some() || seat.ai_level.is_some(),
+            connected: seat.ai_level.is_some() || *self.conns.get(c) > 0,
+            ai: seat.ai_level,
+        }
+    }
+
+    fn state_msg(&self, you: Option<Color>) -> Utf8Bytes {
+        let history: Vec<HistoryMove> = self
+            .history
+            .iter()
+            .map(|p| HistoryMove {
+                uci: p.uci.clone(),
+                san: p.san.clone(),
+            })
+            .collect();
+        let start_fen = self.game.start_fen();
+        encode(
+            "state",
+            None,
+            &StateMsg {
+                v: self.v,
+                id: &self.id,
+                variant: self.variant,
+                you,
+                public: self.public,
+                ai_level: self.ai_level(),
+                state: self.state,
+                start_fen,
+                history: &history,
+                status: &self.view.status,
+                moves: &self.view.moves,
+                warnings: &self.view.warnings,
+                clock: self.clock_json(Instant::now()),
+                players: self.players(),
+                offers: self.offers,
+                outcome: self.outcome,
+                rematch: self.rematch_id.as_deref(),
+                presence: self.presence(Instant::now()),
+            },
+        )
+    }
+
+    fn ai_level(&self) -> Option<u8> {
+        self.seats.white.ai_level.or(self.seats.black.ai_level)
+    }
+
+    // ----- presence -----------------------------------------------------
+
+    /// Starts or cancels the disconnect countdowns: one runs only for a
+    /// seated human with no connection whose turn it is in a running game.
+    fn refresh_countdowns(&mut self, now: Instant) {
+        let grace = self.shared.config.disconnect_grace;
+        for c in Color::ALL {
+            let seat = self.seats.get(c);
+            let should_run = self.state == RoomState::Playing
+                && self.outcome.is_none()
+                && seat.ai_level.is_none()
+                && seat.token_hash.is_some()
+                && *self.conns.get(c) == 0
+                && self.game.turn() == c;
+            let cd = self.countdown.get_mut(c);
+            match (should_run, cd.is_some()) {
+                (true, false) => {
+                    *cd = Some(Countdown {
+                        until: now + grace,
+                        expired: false,
+                    });
+                }
+                (false, true) => *cd = None,
+                _ => {}
+            }
+        }
+    }
+
+    fn presence(&self, now: Instant) -> ByColor<PresenceSide> {
+        let side = |c: Color| PresenceSide {
+            connected: self.player(c).connected,
+            claim_in: self.countdown.get(c).map(|cd| {
+                u64::try_from(cd.until.saturating_duration_since(now).as_millis()).unwrap_or(0)
+            }),
+        };
+        ByColor::new(side(Color::White), side(Color::Black))
+    }
+
+    fn presence_msg(&self) -> Utf8Bytes {
+        encode("presence", None, &self.presence(Instant::now()))
+    }
+
+    /// Sends `presence` to everyone when a connection status or countdown
+    /// changed since the last one sent.
+    fn flush_presence(&mut self) {
+        self.refresh_countdowns(Instant::now());
+        let current = ByColor::new(
+            (self.player(Color::White).connected, self.countdown.white),
+            (self.player(Color::Black).connected, self.countdown.black),
+        );
+        if self.sent_presence == Some(current) {
+            return;
+        }
+        self.sent_presence = Some(current);
+        let msg = self.presence_msg();
+        let mut i = 0;
+        while i < self.subs.len() {
+            if self.subs[i].tx.try_send(msg.clone()).is_err() {
+                self.drop_sub(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    // ----- lobby, summary, export --------------------------------------
+
+    fn tell_lobby(&self) {
+        let listing = match (&self.lobby_invite, free_seat(&self.seats)) {
+            (Some(invite), Some(open_color)) if self.public && self.state == RoomState::Waiting => {
+                Some(Listing {
+                    id: self.id.clone(),
+                    variant: self.variant,
+                    clock: self.clock.as_ref().map(Clocks::config),
+                    open_color,
+                    created_at: self.created_at,
+                    invite_url: format!("/r/{}?invite={invite}", self.id),
+                })
+            }
+            _ => None,
+        };
+        self.shared.lobby.update(LobbyUpdate {
+            id: self.id.clone(),
+            listing,
+            playing: self.state == RoomState::Playing,
+        });
+    }
+
+    fn summary(&self) -> RoomSummary {
+        RoomSummary {
+            id: self.id.clone(),
+            variant: self.variant,
+            clock: self.clock.as_ref().map(Clocks::config),
+            public: self.public,
+            ai_level: self.ai_level(),
+            state: self.state,
+            players: self.players(),
+            ply: self.game.ply(),
+            fen: self.view.status.fen.clone(),
+            outcome: self.outcome,
+            rematch: self.rematch_id.clone(),
+            created_at: self.created_at,
+        }
+    }
+
+    /// PGN (8×8) or the WXF list (Xiangqi), with the room's own ending
+    /// (resignation, time, …) written as the result.
+    fn export(&self) -> String {
+        let result = self.outcome.map(|o| match o.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None if o.reason == EndKind::Aborted => "*",
+            None => "1/2-1/2",
+        });
+        let name = |c: Color| match self.seats.get(c).ai_level {
+            Some(level) => format!("chessplayx AI level {level}"),
+            None => "Anonymous".to_owned(),
+        };
+        let mut tags = PgnTags::new();
+        let mut set = |k: &str, v: &str| {
+            if let Err(e) = tags.set(k, v) {
+                tracing::warn!(error = %e, "pgn tag");
+            }
+        };
+        set("Event", "chessplayx game");
+        set("Site", &format!("/r/{}", self.id));
+        set("White", &name(Color::White));
+        set("Black", &name(Color::Black));
+        if let (Some(result), Some(o)) = (result, self.outcome) {
+            set("Result", result);
+            let termination = match o.reason {
+                EndKind::Timeout => "Time forfeit",
+                EndKind::Abandoned => "Abandoned",
+                EndKind::Aborted => "Unterminated",
+                _ => "Normal",
+            };
+            set("Termination", termination);
+        }
+        match &self.game {
+            AnyGame::Chess(g) => g.pgn(&tags),
+            AnyGame::Horde(g) => g.pgn(&tags),
+            AnyGame::Atomic(g) => g.pgn(&tags),
+            AnyGame::Xiangqi(_) => {
+                let text = self.game.export();
+                match (result, self.outcome) {
+                    (Some(result), Some(o)) if self.game.outcome().is_none() => {
+                        let text = text.replacen(
+                            "[Result \"*\"]",
+                            &format!(
+                                "[Result \"{result}\"]\n[Termination \"{}\"]",
+                                o.reason.name()
+                            ),
+                            1,
+                        );
+                        match text.strip_suffix("*\n") {
+                            Some(body) => format!("{body}{result}\n"),
+                            None => text,
+                        }
+                    }
+                    _ => text,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The SQLite backend: one writer thread doing group commit, one reader
+//! connection for the rare reads (reloads, exports of unloaded rooms).
+//!
+//! Why rusqlite on a dedicated thread rather than sqlx: durability costs
+//! one `fsync` per COMMIT, and SQLite allows one writer at a time. With a
+//! connection pool every room would commit alone and queue on the write
+//! lock, so throughput would be one sync per move. A single writer that
+//! takes *every* pending write of every room into one transaction pays one
+//! sync per batch, and the batch grows by itself under load (while a sync
+//! runs, the next batch queues up). rusqlite is synchronous, so the thread
+//! is plain code with no async runtime inside, and `bundled` compiles a
+//! known SQLite into the binary (no system library to match).
+
+use std::{
+    path::Path,
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicU64, Ordering},
+        mpsc,
+    },
+    thread,
+};
+
+use chessplayx_rules::{ByColor, Color, Variant};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use tokio::sync::oneshot;
+
+use super::{
+    ClockConfig, MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, StoreError, WriteOp,
+    color_name, parse_color,
+};
+
+/// The embedded migrations, applied in order; `PRAGMA user_version` holds
+/// how many have run.
+const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+
+/// The most jobs one transaction takes: bounds the latency of the first
+/// job of a batch when the queue is very long.
+const MAX_BATCH: usize = 4096;
+
+/// What the writer has done since start.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Transactions committed.
+    pub batches: u64,
+    /// Write requests committed (each is one [`super::Store::write`] call).
+    pub jobs: u64,
+}
+
+struct Job {
+    ops: Vec<WriteOp>,
+    reply: oneshot::Sender<Result<(), StoreError>>,
+}
+
+pub(super) struct SqliteStore {
+    jobs_tx: Mutex<mpsc::Sender<Job>>,
+    reader: Mutex<Connection>,
+    counters: Arc<Counters>,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    batches: AtomicU64,
+    jobs: AtomicU64,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock cannot leave a connection or a
+    // sender half-updated in a way that matters to the next user.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn open_connection(path: &Path) -> Result<Connection, rusqlite::Error> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    // FULL: the WAL is synced at every COMMIT, so a committed move survives
+    // a power cut, not only a crash of the process.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
+    let done: usize = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(done) {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+impl SqliteStore {
+    pub(super) fn open(path: &Path) -> Result<Self, StoreError> {
+        let open_err = |source: Box<dyn std::error::Error + Send + Sync>| StoreError::Open {
+            path: path.display().to_string(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| open_err(e.into()))?;
+        }
+        let mut writer = open_connection(path).map_err(|e| open_err(e.into()))?;
+        migrate(&mut writer).map_err(|e| open_err(e.into()))?;
+        let reader = open_connection(path).map_err(|e| open_err(e.into()))?;
+        let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
+        let counters = Arc::new(Counters::default());
+        let store = Self {
+            jobs_tx: Mutex::new(jobs_tx),
+            reader: Mutex::new(reader),
+            counters: Arc::clone(&counters),
+        };
+        thread::Builder::new()
+            .name("store-writer".into())
+            .spawn(move || writer_loop(&mut writer, &jobs_rx, &counters))
+            .map_err(|e| open_err(e.into()))?;
+        Ok(store)
+    }
+
+    pub(super) async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
+        let (reply, done) = oneshot::channel();
+        lock(&self.jobs_tx)
+            .send(Job { ops, reply })
+            .map_err(|_| StoreError::Closed)?;
+        done.await.map_err(|_| StoreError::Closed)?
+    }
+
+    pub(super) fn stats(&self) -> StoreStats {
+        StoreStats {
+            batches: self.counters.batches.load(Ordering::Relaxed),
+            jobs: self.counters.jobs.load(Ordering::Relaxed),
+        }
+    }
+
+    pub(super) fn load_room(&self, id: &str) -> Result<Option<RoomRecord>, StoreError> {
+        let conn = lock(&self.reader);
+        load_room(&conn, id)
+    }
+
+    pub(super) fn unfinished_rooms(&self) -> Result<Vec<String>, StoreError> {
+        let conn = lock(&self.reader);
+        let mut stmt =
+            conn.prepare("SELECT id FROM rooms WHERE state != 'finished' ORDER BY created_at")?;
+        let ids = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ids)
+    }
+}
+
+/// Takes every pending job into one transaction, commits once, then
+/// answers each job. A job that fails is rolled back to its savepoint
+/// alone; the others still commit.
+fn writer_loop(conn: &mut Connection, rx: &mpsc::Receiver<Job>, counters: &Counters) {
+    while let Ok(first) = rx.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let results = run_batch(conn, &batch);
+        if results.iter().any(Result::is_ok) {
+            counters.batches.fetch_add(1, Ordering::Relaxed);
+            let ok = results.iter().filter(|r| r.is_ok()).count();
+            counters.jobs.fetch_add(ok as u64, Ordering::Relaxed);
+        }
+        for (job, result) in batch.into_iter().zip(results) {
+            // The room may have gone away meanwhile; nothing to tell then.
+            let _ignored = job.reply.send(result);
+        }
+    }
+}
+
+fn run_batch(conn: &mut Connection, batch: &[Job]) -> Vec<Result<(), StoreError>> {
+    let fail_all = |e: &rusqlite::Error| {
+        tracing::error!(error = %e, jobs = batch.len(), "store batch failed");
+        batch
+            .iter()
+            .map(|_| Err(StoreError::Commit(e.to_string())))
+            .collect()
+    };
+    let mut tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(e) => return fail_all(&e),
+    };
+    let mut results = Vec::with_capacity(batch.len());
+    for job in batch {
+        let result = (|| {
+            let sp = tx.savepoint()?;
+            for op in &job.ops {
+                apply(&sp, op)?;
+            }
+            sp.commit()
+        })();
+        results.push(result.map_err(StoreError::from));
+    }
+    if let Err(e) = tx.commit() {
+        return fail_all(&e);
+    }
+    results
+}
+
+fn now_ms() -> i64 {
+    i64::try_from(crate::util::unix_ms()).unwrap_or(i64::MAX)
+}
+
+fn to_i64(x: u64) -> i64 {
+    i64::try_from(x).unwrap_or(i64::MAX)
+}
+
+fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
+    let now = now_ms();
+    match op {
+        WriteOp::CreateRoom(room) => {
+            conn.prepare_cached(
+                "INSERT INTO rooms (id, variant, start_fen, clock_initial_ms, clock_increment_ms,
+                    public, invite_hash, lobby_invite, state, winner, reason, v, offers,
+                    rematch_id, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+            )?
+            .execute(params![
+                room.id,
+                room.variant.name(),
+                room.start_fen,
+                room.clock.map(|c| to_i64(c.initial)),
+                room.clock.map(|c| to_i64(c.increment)),
+                room.public,
+                room.invite_hash,
+                room.lobby_invite,
+                room.state.name(),
+                room.result.as_ref().and_then(|r| r.winner).map(color_name),
+                room.result.as_ref().map(|r| r.reason.as_str()),
+                to_i64(room.v),
+                room.offers,
+                room.rematch_id,
+                to_i64(room.created_at),
+            ])?;
+            for color in [Color::White, Color::Black] {
+                let seat = room.seats.get(color);
+                conn.prepare_cached(
+                    "INSERT INTO seats (room_id, color, token_hash, ai_level) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![room.id, color_name(color), seat.token_hash, seat.ai_level])?;
+            }
+            for m in &room.moves {
+                insert_move(conn, &room.id, m)?;
+            }
+        }
+        WriteOp::ClaimSeat {
+            room,
+            color,
+            token_hash,
+            v,
+        } => {
+            conn.prepare_cached(
+                "UPDATE seats SET token_hash = ?3 WHERE room_id = ?1 AND color = ?2",
+            )?
+            .execute(params![room, color_name(*color), token_hash])?;
+            conn.prepare_cached(
+                "UPDATE rooms SET invite_hash = NULL, lobby_invite = NULL, state = 'playing', v = ?2, updated_at = ?3
+                 WHERE id = ?1",
+            )?
+            .execute(params![room, to_i64(*v), now])?;
+        }
+        WriteOp::Move { room, record } => {
+            insert_move(conn, room, record)?;
+            // A move clears standing draw and takeback offers.
+            conn.prepare_cached(
+                "UPDATE rooms SET v = ?2, offers = '', updated_at = ?3 WHERE id = ?1",
+            )?
+            .execute(params![room, to_i64(record.v), now])?;
+        }
+        WriteOp::Takeback { room, keep, v } => {
+            conn.prepare_cached("DELETE FROM moves WHERE room_id = ?1 AND ply >= ?2")?
+                .execute(params![room, keep])?;
+            conn.prepare_cached(
+                "UPDATE rooms SET v = ?2, offers = '', updated_at = ?3 WHERE id = ?1",
+            )?
+            .execute(params![room, to_i64(*v), now])?;
+        }
+        WriteOp::Finish { room, result, v } => {
+            conn.prepare_cached(
+                "UPDATE rooms SET state = 'finished', winner = ?2, reason = ?3, v = ?4,
+                    offers = '', invite_hash = NULL, lobby_invite = NULL, updated_at = ?5 WHERE id = ?1",
+            )?
+            .execute(params![
+                room,
+                result.winner.map(color_name),
+                result.reason,
+                to_i64(*v),
+                now
+            ])?;
+        }
+        WriteOp::Event { room, offers, v } => {
+            conn.prepare_cached(
+                "UPDATE rooms SET v = ?2, offers = ?3, updated_at = ?4 WHERE id = ?1",
+            )?
+            .execute(params![room, to_i64(*v), offers, now])?;
+        }
+        WriteOp::Rematch {
+            room,
+            rematch_id,
+            v,
+        } => {
+            conn.prepare_cached(
+                "UPDATE rooms SET rematch_id = ?2, v = ?3, offers = '', updated_at = ?4 WHERE id = ?1",
+            )?
+            .execute(params![room, rematch_id, to_i64(*v), now])?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_move(conn: &Connection, room: &str, m: &MoveRecord) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached(
+        "INSERT INTO moves (room_id, ply, uci, white_ms, black_ms, played_at, v)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        room,
+        m.ply,
+        m.uci,
+        m.clock.map(|c| to_i64(c.white)),
+        m.clock.map(|c| to_i64(c.black)),
+        to_i64(m.played_at),
+        to_i64(m.v),
+    ])?;
+    Ok(())
+}
+
+fn to_u64(x: Option<i64>) -> Option<u64> {
+    x.map(|x| u64::try_from(x).unwrap_or(0))
+}
+
+fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreError> {
+    let corrupt = |what: String| StoreError::Corrupt {
+        room: id.to_owned(),
+        what,
+    };
+    let row = conn
+        .prepare_cached(
+            "SELECT variant, start_fen, clock_initial_ms, clock_increment_ms, public, invite_hash,
+                    state, winner, reason, v, offers, rematch_id, created_at, lobby_invite
+             FROM rooms WHERE id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, bool>(4)?,
+                r.get::<_, Option<String>>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, Option<String>>(7)?,
+                r.get::<_, Option<String>>(8)?,
+                r.get::<_, i64>(9)?,
+                r.get::<_, String>(10)?,
+                r.get::<_, Option<String>>(11)?,
+                r.get::<_, i64>(12)?,
+                r.get::<_, Option<String>>(13)?,
+            ))
+        })
+        .optional()?;
+    let Some((
+        variant,
+        start_fen,
+        initial,
+        increment,
+        public,
+        invite_hash,
+        state,
+        winner,
+        reason,
+        v,
+        offers,
+        rematch_id,
+        created_at,
+        lobby_invite,
+    )) = row
+    else {
+        return Ok(None);
+    };
+    let variant: Variant = variant
+        .parse()
+        .map_err(|e| corrupt(format!("variant: {e}")))?;
+    let state = RoomState::parse(&state).ok_or_else(|| corrupt(format!("state {state:?}")))?;
+    let winner = match winner {
+        None => None,
+        Some(w) => Some(parse_color(&w).ok_or_else(|| corrupt(format!("winner {w:?}")))?),
+    };
+    let clock = match (to_u64(initial), to_u64(increment)) {
+        (Some(initial), Some(increment)) => Some(ClockConfig { initial, increment }),
+        _ => None,
+    };
+    let mut seats = ByColor::<SeatRecord>::default();
+    {
+        let mut stmt = conn
+            .prepare_cached("SELECT color, token_hash, ai_level FROM seats WHERE room_id = ?1")?;
+        let rows = stmt.query_map([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, Option<u8>>(2)?,
+            ))
+        })?;
+        for row in rows {
+            let (color, token_hash, ai_level) = row?;
+            let color =
+                parse_color(&color).ok_or_else(|| corrupt(format!("seat color {color:?}")))?;
+            *seats.get_mut(color) = SeatRecord {
+                token_hash,
+                ai_level,
+            };
+        }
+    }
+    let mut moves = Vec::new();
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT ply, uci, white_ms, black_ms, played_at, v FROM moves
+             WHERE room_id = ?1 ORDER BY ply",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, i64>(5)?,
+            ))
+        })?;
+        for row in rows {
+            let (ply, uci, white, black, played_at, v) = row?;
+            if usize::try_from(ply).ok() != Some(moves.len()) {
+                return Err(corrupt(format!("move ply {ply} out of sequence")));
+            }
+            moves.push(MoveRecord {
+                ply,
+                uci,
+                clock: match (to_u64(white), to_u64(black)) {
+                    (Some(w), Some(b)) => Some(ByColor::new(w, b)),
+                    _ => None,
+                },
+                played_at: u64::try_from(played_at).unwrap_or(0),
+                v: u64::try_from(v).unwrap_or(0),
+            });
+        }
+    }
+    Ok(Some(RoomRecord {
+        id: id.to_owned(),
+        variant,
+        start_fen,
+        clock,
+        public,
+        invite_hash,
+        lobby_invite,
+        seats,
+        state,
+        result: reason.map(|reason| ResultRecord { winner, reason }),
+        v: u64::try_from(v).unwrap_or(0),
+        offers,
+        rematch_id,
+        created_at: u64::try_from(created_at).unwrap_or(0),
+        moves,
+    }))
+}

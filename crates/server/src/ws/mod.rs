@@ -1,0 +1,141 @@
+//! The WebSocket endpoints: `/ws/room/{id}` and `/ws/lobby`, with the
+//! handshake checks (Origin, frame limits) before a connection starts.
+
+mod connection;
+
+use axum::{
+    Router,
+    extract::{Path, Query, State, WebSocketUpgrade},
+    http::{HeaderMap, StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::get,
+};
+use serde::Deserialize;
+
+pub(crate) use connection::{lobby_connection, room_connection};
+
+use crate::{AppState, error::ApiError, room::Registry, util::is_room_id};
+
+/// The largest frame or message a client may send; larger ones close the
+/// connection (docs/protocol.md).
+pub(crate) const MAX_FRAME: usize = 8 * 1024;
+
+/// The query of `/ws/room/{id}`.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub(crate) struct RoomQuery {
+    /// A seat token.
+    pub(crate) token: Option<String>,
+    /// An invite token.
+    pub(crate) invite: Option<String>,
+    /// The last event number the client applied.
+    pub(crate) v: Option<u64>,
+}
+
+pub(crate) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/ws/lobby", get(lobby_ws))
+        .route("/ws/room/{id}", get(room_ws))
+}
+
+/// Small buffers: a game message is a few KiB at most, and 10,000 idle
+/// connections must fit in little memory (tungstenite's defaults are
+/// 128 KiB per buffer).
+fn configure(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    ws.max_frame_size(MAX_FRAME)
+        .max_message_size(MAX_FRAME)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+}
+
+/// Accepts a handshake without `Origin` (not a browser), from the
+/// server's own host, or from an allowed origin; a browser page of
+/// another site cannot open a player's connection with its cookies or
+/// tokens.
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    if allowed.iter().any(|a| a == origin) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
+fn forbidden() -> Response {
+    (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response()
+}
+
+async fn room_ws(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<RoomQuery>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !origin_allowed(&headers, &app.0.config.allow_origins) {
+        return forbidden();
+    }
+    if !is_room_id(&id) {
+        return ApiError::NotFound.into_response();
+    }
+    let handle = match Registry::get(&app.0, &id).await {
+        Ok(Some(handle)) => handle,
+        Ok(None) => return ApiError::NotFound.into_response(),
+        Err(e) => return ApiError::Internal(e.to_string()).into_response(),
+    };
+    configure(ws)
+        .on_upgrade(move |socket| room_connection(socket, app, id, handle, query))
+        .into_response()
+}
+
+async fn lobby_ws(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !origin_allowed(&headers, &app.0.config.allow_origins) {
+        return forbidden();
+    }
+    configure(ws)
+        .on_upgrade(move |socket| lobby_connection(socket, app))
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::HeaderValue;
+
+    use super::*;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn origin_must_be_absent_same_host_or_allowed() {
+        assert!(origin_allowed(&headers(None, "a:1"), &[]));
+        assert!(origin_allowed(&headers(Some("http://a:1"), "a:1"), &[]));
+        assert!(origin_allowed(&headers(Some("https://A:1"), "a:1"), &[]));
+        assert!(!origin_allowed(&headers(Some("http://evil:1"), "a:1"), &[]));
+        assert!(!origin_allowed(&headers(Some("http://a:2"), "a:1"), &[]));
+        assert!(!origin_allowed(&headers(Some("null"), "a:1"), &[]));
+        let allowed = vec!["http://localhost:5173".to_owned()];
+        assert!(origin_allowed(
+            &headers(Some("http://localhost:5173"), "a:1"),
+            &allowed
+        ));
+    }
+}
