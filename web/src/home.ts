@@ -41,6 +41,7 @@ export function startLocal(opts: {
   aiLevel: number | null;
   human: Color | null;
   clock: { minutes: number; increment: number } | null;
+  startFen?: string | null;
 }): void {
   const now = Date.now();
   const g: LocalGame = {
@@ -49,7 +50,7 @@ export function startLocal(opts: {
     mode: opts.mode,
     aiLevel: opts.aiLevel,
     human: opts.human,
-    startFen: null,
+    startFen: opts.startFen ?? null,
     moves: [],
     sans: [],
     outcome: null,
@@ -119,6 +120,8 @@ function savedGames(): HTMLElement {
 export function home(): Page {
   const wanted = new URLSearchParams(location.search).get('game') ?? /^#\/play\/(\w+)/.exec(location.hash)?.[1];
   let variant: VariantName = isVariant(wanted) ? wanted : 'horde';
+  // `?game=xiangqi&fen=…`: start same-device and computer games from a set position (rules diagrams, tests)
+  const startFen = new URLSearchParams(location.search).get('fen');
   const pick = h('fieldset', { class: 'variant-pick' }, h('legend', {}, t('home.chooseGame')));
   for (const v of VARIANTS) {
     const input = h('input', { type: 'radio', name: 'variant', value: v, id: `v-${v}`, checked: v === variant });
@@ -137,7 +140,7 @@ export function home(): Page {
     h('p', {}, t('home.local.help')),
     h('label', { for: 'local-clock' }, t('home.clock')),
     localClock,
-    button(t('home.start'), () => startLocal({ variant, mode: 'local', aiLevel: null, human: null, clock: CLOCKS[Number(localClock.value)] ?? null }), { id: 'start-local', class: 'primary' }),
+    button(t('home.start'), () => startLocal({ variant, mode: 'local', aiLevel: null, human: null, clock: CLOCKS[Number(localClock.value)] ?? null, startFen }), { id: 'start-local', class: 'primary' }),
   );
 
   // computer
@@ -152,7 +155,7 @@ export function home(): Page {
     level,
     h('label', { for: 'ai-color' }, t('home.color')),
     aiColor,
-    button(t('home.start'), () => startLocal({ variant, mode: 'ai', aiLevel: Number(level.value), human: chooseColor(aiColor.value), clock: null }), { id: 'start-ai', class: 'primary' }),
+    button(t('home.start'), () => startLocal({ variant, mode: 'ai', aiLevel: Number(level.value), human: chooseColor(aiColor.value), clock: null, startFen }), { id: 'start-ai', class: 'primary' }),
   );
 
   // friend
@@ -193,6 +196,7 @@ export function home(): Page {
     { class: 'home' },
     h('h1', {}, t('home.title')),
     lobby.el,
+    startFen ? h('p', { class: 'notice', role: 'status', id: 'custom-fen' }, t('home.customFen', { fen: startFen })) : null,
     pick,
     h('div', { class: 'modes' }, local, ai, friend),
     savedGames(),

@@ -277,11 +277,11 @@ abstract class RoundView {
     const nav = h(
       'div',
       { class: 'nav row' },
-      button('⏮', () => this.goto(0), { 'aria-label': t('nav.first') }),
-      button('◀', () => this.step(-1), { 'aria-label': t('nav.prev') }),
-      button('▶', () => this.step(1), { 'aria-label': t('nav.next') }),
-      button('⏭', () => this.goto(s.history.length), { 'aria-label': t('nav.last') }),
-      button('⇅', () => this.board?.flip(), { 'aria-label': t('round.flip'), id: 'flip' }),
+      button('«', () => this.goto(0), { 'aria-label': t('nav.first') }),
+      button('‹', () => this.step(-1), { 'aria-label': t('nav.prev') }),
+      button('›', () => this.step(1), { 'aria-label': t('nav.next') }),
+      button('»', () => this.goto(s.history.length), { 'aria-label': t('nav.last') }),
+      button('↕', () => this.board?.flip(), { 'aria-label': t('round.flip'), id: 'flip' }),
     );
     parts.push(nav);
     // typed moves
@@ -489,12 +489,8 @@ class LocalRound extends RoundView {
     if (g.moves.length === 0) return;
     let n = 1;
     if (g.mode === 'ai') {
-      // back to the human's turn: the human's last move and the engine's reply after it
-      const humanToMove = (g.moves.length % 2 === 0) === (g.human === 'white');
-      n = humanToMove ? 2 : 1;
-      n = Math.min(n, g.moves.length);
-      if (g.moves.length - n === 0 && g.human === 'black') n = g.moves.length - 1 >= 1 ? g.moves.length - 1 : 0;
-      if (n === 0) return;
+      // back to the human's turn: their last move and the engine's reply after it
+      n = Math.min(this.status?.turn === g.human ? 2 : 1, g.moves.length);
     }
     g.moves = g.moves.slice(0, -n);
     g.sans = g.sans.slice(0, -n);

@@ -80,7 +80,7 @@ export class Board {
       orientation: opts.orientation,
       dimensions: v.dims,
       viewOnly: opts.viewOnly ?? false,
-      coordinates: !opts.viewOnly,
+      coordinates: false,
       kingRoles: ['k-piece'],
       autoCastle: false,
       highlight: { lastMove: true, check: true },

@@ -42,6 +42,7 @@ export const en = {
   'home.color.random': 'Random',
   'home.public': 'List the room in the lobby',
   'home.start': 'Start',
+  'home.customFen': 'Same-device and computer games start from this position: {fen}',
   'home.createRoom': 'Create a room',
 
   'lobby.title': 'Lobby',

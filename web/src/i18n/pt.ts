@@ -44,6 +44,7 @@ export const pt: Messages = {
   'home.color.random': 'Ao acaso',
   'home.public': 'Mostrar a sala no salão',
   'home.start': 'Começar',
+  'home.customFen': 'As partidas no mesmo aparelho e contra o computador começam desta posição: {fen}',
   'home.createRoom': 'Criar uma sala',
 
   'lobby.title': 'Salão',

@@ -44,6 +44,7 @@ export const vi: Messages = {
   'home.color.random': 'Ngẫu nhiên',
   'home.public': 'Hiện phòng trong sảnh chờ',
   'home.start': 'Bắt đầu',
+  'home.customFen': 'Ván cùng thiết bị và ván đấu với máy sẽ bắt đầu từ thế cờ này: {fen}',
   'home.createRoom': 'Tạo phòng',
 
   'lobby.title': 'Sảnh chờ',
