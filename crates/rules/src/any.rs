@@ -95,6 +95,9 @@ pub struct MoveWarningInfo {
     pub uci: String,
     /// `true` when playing it loses the game for the mover.
     pub loses: bool,
+    /// `true` when the configuration refuses the move instead (the
+    /// "forbid" violation mode).
+    pub forbidden: bool,
     /// The end of the game the move would bring, if any.
     pub outcome: Option<Outcome>,
     /// The check streak the move would extend.
@@ -517,6 +520,7 @@ impl AnyGame {
             .map(|w| MoveWarningInfo {
                 uci: w.mv.to_uci(),
                 loses: w.loses(mover),
+                forbidden: w.forbidden,
                 outcome: w.outcome,
                 check: w.check.as_ref().map(streak_json),
                 chases: w

@@ -77,7 +77,7 @@ fn run<R: Rules>(name: &str, node_limit: u64) {
     assert!(checked > 50, "{name}: only {checked} counts checked");
 }
 
-const QUICK_LIMIT: u64 = 1_000_000;
+const QUICK_LIMIT: u64 = 5_000_000;
 
 #[test]
 fn chess_suite_quick() {

@@ -224,9 +224,8 @@ fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
     let mut target = !ours;
     let mut pins = Bitboard::EMPTY;
     let king = board.king_of(us);
-    let mut checkers = Bitboard::EMPTY;
     if let Some(k) = king {
-        checkers = board.attackers_to(k, them, occ);
+        let checkers = board.attackers_to(k, them, occ);
         let occ_without_king = occ ^ Bitboard::from_square(k);
         let mut king_tos = Bitboard::EMPTY;
         for to in king_attacks(k) & !ours {
@@ -282,7 +281,6 @@ fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
     } else if let Some(ep) = pos.ep_square() {
         en_passant(board, sink, us, ep, |_, _| true);
     }
-    let _ = checkers;
 }
 
 /// Knight, bishop, rook and queen moves onto `target`, pinned pieces kept
@@ -392,7 +390,7 @@ fn castling<R: Rules, S: Sink>(
 /// What an atomic capture on `to` from `from` removes: the capturer, the
 /// captured piece(s) and every non-pawn around `to`.
 #[inline(always)]
-pub(crate) fn blast(board: &Board, from: Square, to: Square) -> Bitboard {
+fn blast(board: &Board, from: Square, to: Square) -> Bitboard {
     ((king_attacks(to) & board.occupied()).without(board.pawns()))
         | Bitboard::from_square(from)
         | Bitboard::from_square(to)
