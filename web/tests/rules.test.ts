@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseDiagram, parseFrontMatter, renderMarkdown } from '../src/rules';
+import { LANGS } from '../src/i18n';
+import { parseDiagram, parseFrontMatter, renderMarkdown, rulesSource } from '../src/rules';
+import { VARIANTS, VARIANT_INFO, fenPieces } from '../src/variants';
 
 describe('rules pages', () => {
   it('reads front matter', () => {
@@ -23,5 +25,27 @@ describe('rules pages', () => {
     expect(html).toContain('href="/?game=atomic"');
     expect(html).toContain('<figure class="diagram" data-variant="atomic" data-fen="4k3/8/8/8/8/8/3n4/3QK3 w - - 0 1"');
     expect(html).toContain('<table>');
+  });
+});
+
+describe('the written rules pages', () => {
+  it('exist for every language and game, with front matter and drawable diagrams', () => {
+    for (const l of LANGS)
+      for (const g of VARIANTS) {
+        const src = rulesSource(l, g);
+        expect(src, `${l}/${g}.md`).toBeDefined();
+        const doc = parseFrontMatter(src ?? '');
+        expect(doc.title, `${l}/${g} title`).not.toBe('');
+        expect(doc.reviewed, `${l}/${g} reviewed`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        const html = renderMarkdown(doc.body);
+        const figs = [...html.matchAll(/data-variant="(\w+)" data-fen="([^"]*)"/g)];
+        expect(figs.length, `${l}/${g} has diagrams`).toBeGreaterThan(0);
+        expect(html.includes('```board'), `${l}/${g} no raw board block left`).toBe(false);
+        for (const [, v, fen] of figs) {
+          const info = VARIANT_INFO[v as keyof typeof VARIANT_INFO];
+          expect(info, `${l}/${g} diagram variant ${v}`).toBeDefined();
+          expect(fenPieces(fen ?? '', info.dims).size, `${l}/${g} diagram ${fen}`).toBeGreaterThan(0);
+        }
+      }
   });
 });
