@@ -1,7 +1,7 @@
 // Development stand-in for `chessplayx serve` while the server branch is not
 // merged: serves web/dist and answers GET /api/version, POST /api/position
 // and POST /api/ai-move by asking `chessplayx status` (the real rules).
-// No rooms, no WebSockets. Not used by `npm run e2e` unless E2E_MOCK=1.
+// No rooms, no WebSockets; warnings only for moves that lose at once. Not used by `npm run e2e` unless E2E_MOCK=1.
 // Usage: node e2e/mock-server.mjs <port> <path-to-chessplayx>
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -24,13 +24,17 @@ async function status(variant, fen, moves) {
 async function position(body) {
   const st = await status(body.variant, body.fen, body.moves);
   const moves = [];
+  const warnings = [];
   if (!st.outcome)
     for (const uci of st.legal_moves) {
       const after = await status(body.variant, body.fen, [...body.moves, uci]);
       const m = /^([a-i]\d+)([a-i]\d+)([a-z]?)$/.exec(uci);
       moves.push({ uci, san: after.san, from: m[1], to: m[2], promotion: m[3] || null });
+      // a rough stand-in for the server's warnings: a move after which the mover has lost
+      if (body.variant === 'xiangqi' && after.outcome && after.outcome.winner !== st.turn)
+        warnings.push({ uci, outcome: after.outcome, loses: true, forbidden: false, check: null, chases: [] });
     }
-  return { status: st, moves, warnings: [] };
+  return { status: st, moves, warnings };
 }
 
 const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.map': 'application/json' };

@@ -96,7 +96,7 @@ function savedGames(): HTMLElement {
   const games = s.list();
   const ul = h('ul', { class: 'saved' });
   for (const g of games) {
-    const status = g.outcome || g.moves.length === 0 ? '' : '';
+    const status = g.outcome ? ` · ${t('saved.finished')}` : '';
     const who = g.mode === 'ai' ? t('saved.vsAi', { level: g.aiLevel ?? 1 }) : t('saved.local');
     ul.append(
       h(

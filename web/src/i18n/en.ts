@@ -58,6 +58,7 @@ export const en = {
   'saved.local': 'two players',
   'saved.vsAi': 'computer level {level}',
   'saved.moves': { one: '{count} move', other: '{count} moves' },
+  'saved.finished': 'finished',
   'saved.delete': 'Delete',
   'saved.deleteOne': 'Delete this {game} game',
 

@@ -70,6 +70,7 @@ export const pl: Messages = {
   'saved.local': 'dwoje graczy',
   'saved.vsAi': 'komputer, poziom {level}',
   'saved.moves': { one: '{count} ruch', few: '{count} ruchy', many: '{count} ruchów', other: '{count} ruchu' },
+  'saved.finished': 'zakończona',
   'saved.delete': 'Usuń',
   'saved.deleteOne': 'Usuń tę partię: {game}',
 

@@ -60,6 +60,7 @@ export const pt: Messages = {
   'saved.local': 'dois jogadores',
   'saved.vsAi': 'computador nível {level}',
   'saved.moves': { one: '{count} lance', many: '{count} de lances', other: '{count} lances' },
+  'saved.finished': 'terminada',
   'saved.delete': 'Apagar',
   'saved.deleteOne': 'Apagar esta partida de {game}',
 

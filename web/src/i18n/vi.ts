@@ -60,6 +60,7 @@ export const vi: Messages = {
   'saved.local': 'hai người chơi',
   'saved.vsAi': 'máy cấp {level}',
   'saved.moves': { other: '{count} nước' },
+  'saved.finished': 'đã kết thúc',
   'saved.delete': 'Xóa',
   'saved.deleteOne': 'Xóa ván {game} này',
 
