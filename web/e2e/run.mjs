@@ -88,7 +88,7 @@ function assert(cond, msg) {
 /** Number of moves in the move list. */
 const plies = (page) => page.locator('ol.moves li').count();
 async function waitPlies(page, n) {
-  await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length === n, n, { timeout: 20000 });
+  await page.waitForFunction((want) => document.querySelectorAll('ol.moves li').length === want, n, { timeout: 20000 });
 }
 
 /** Types a move in the keyboard field and waits for it to appear. */
@@ -312,13 +312,59 @@ test(
   { online: true },
 );
 
+test(
+  'lobby: a public room is listed with plural-correct counts and can be joined',
+  async () => {
+    const watcher = await newPage();
+    await watcher.goto(base);
+    await watcher.waitForFunction(() => /waiting/.test(document.querySelector('.lobby-counts')?.textContent ?? ''));
+    const a = await newPage();
+    await a.goto(`${base}/?game=atomic`);
+    await a.check('#friend-public');
+    await a.click('#create-room');
+    await a.waitForSelector('#invite-link');
+    await watcher.waitForSelector('.open-rooms a.btn');
+    const counts = await watcher.textContent('.lobby-counts');
+    assert(/\b1 room waiting\b/.test(counts), `singular form: ${counts}`);
+    await watcher.selectOption('#lang', 'pl');
+    await watcher.waitForFunction(() => /pokój czeka/.test(document.querySelector('.lobby-counts')?.textContent ?? ''));
+    await shot(watcher, 'lobby-pl');
+    await watcher.click('.open-rooms a.btn');
+    await watcher.waitForSelector('#connection.conn-open');
+    await a.waitForSelector('#abort');
+    for (const p of [a, watcher]) await p.context().close();
+  },
+  { online: true },
+);
+
+test('same device with a clock: runs after both sides moved, survives a reload', async () => {
+  const page = await newPage();
+  await page.goto(`${base}/?game=chess`);
+  await page.selectOption('#local-clock', '2');
+  await page.click('#start-local');
+  await page.waitForSelector('.clock');
+  assert((await page.textContent('.clock-white')) === '3:00', 'initial clock 3:00');
+  await typeMove(page, 'e4');
+  await typeMove(page, 'e5');
+  await page.waitForSelector('.clock-white.running');
+  await page.waitForTimeout(1500);
+  await page.reload();
+  await page.waitForSelector('.clock-white.running');
+  const left = await page.textContent('.clock-white');
+  assert(/^2:5\d$/.test(left), `white's clock ran: ${left}`);
+  await typeMove(page, 'Nf3');
+  await page.waitForSelector('.clock-black.running');
+  assert(/^(3:00|2:5[89])$/.test(await page.textContent('.clock-black')), 'black still has its time');
+  await page.context().close();
+});
+
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();
   await page.goto(base);
   const seen = new Set();
   for (const l of ['vi', 'pl', 'pt', 'en']) {
     await page.selectOption('#lang', l);
-    await page.waitForFunction((l) => document.documentElement.lang === l, l);
+    await page.waitForFunction((want) => document.documentElement.lang === want, l);
     const title = await page.textContent('h1');
     seen.add(title);
     await shot(page, `lang-${l}`);
