@@ -12,6 +12,8 @@ import { isVariant } from './variants';
 /** A mounted page: `destroy` stops its timers and sockets. */
 export interface Page {
   el: HTMLElement;
+  /** The document title's first part. */
+  title?: string;
   destroy?: () => void;
 }
 
@@ -78,7 +80,7 @@ function render(): void {
   current = route();
   const main = h('main', { id: 'main' }, current.el);
   root.replaceChildren(h('a', { href: '#main', class: 'skip' }, t('nav.skip')), header(), main, footer());
-  document.title = `chessplayx`;
+  document.title = current.title ? `${current.title} · chessplayx` : 'chessplayx';
 }
 
 document.addEventListener('click', (e) => {

@@ -199,7 +199,7 @@ abstract class RoundView {
       const lm = ply > 0 ? s.history[ply - 1] : undefined;
       board.set({
         fen,
-        turn: live ? s.status.turn : ply % 2 === 0 ? 'white' : 'black',
+        turn: live ? s.status.turn : fen.split(' ')[1] === 'b' ? 'black' : 'white',
         check: live ? s.status.check : false,
         lastMove: lm ? splitUci(lm.uci) : null,
         moves: live ? s.moves : [],
@@ -507,6 +507,8 @@ class OnlineRound extends RoundView {
   private conn: Connection = 'connecting';
   private readonly sock: Socket;
   private pending: { uci: string; ply: number } | null = null;
+  private presenceAt = 0;
+  private lastSecond = -1;
 
   constructor(
     private readonly id: string,
@@ -538,6 +540,7 @@ class OnlineRound extends RoundView {
   private onMessage(m: ServerMsg): void {
     const now = performance.now();
     if (m.t === 'state') {
+      this.presenceAt = now;
       this.room = { ...m.d, clockAt: now };
       this.fenCache.clear();
     } else if (isEvent(m)) {
@@ -556,12 +559,33 @@ class OnlineRound extends RoundView {
     } else if (m.t === 'ack') {
       if (this.pending && this.pending.ply === m.d.ply) this.pending = null;
     } else if (m.t === 'presence') {
+      this.presenceAt = now;
       if (this.room) this.room = { ...this.room, presence: m.d };
     } else if (m.t === 'error') {
       this.notice = t(`wsError.${m.d.code}` as Key) || m.d.message;
       if (m.d.code === 'illegal_move' || m.d.code === 'not_your_turn') this.pending = null;
     }
     this.render();
+  }
+
+  /** The opponent's disconnect countdown as it stands now (ms), or null. */
+  private claimIn(c: Color): number | null {
+    const p = this.room?.presence[c];
+    if (!p || p.connected || p.claim_in === null) return null;
+    return Math.max(0, p.claim_in - (performance.now() - this.presenceAt));
+  }
+
+  protected override tick(): void {
+    super.tick();
+    const r = this.room;
+    if (r?.you) {
+      const left = this.claimIn(opposite(r.you));
+      const sec = left === null ? -1 : Math.ceil(left / 1000);
+      if (sec !== this.lastSecond) {
+        this.lastSecond = sec;
+        this.render();
+      }
+    }
   }
 
   protected play(uci: string): void {
@@ -610,8 +634,9 @@ class OnlineRound extends RoundView {
     if (r.you) {
       const opp = opposite(r.you);
       const p = r.presence[opp];
+      const left = this.claimIn(opp);
       if (r.state === 'playing' && !p.connected)
-        out.push(h('p', { class: 'notice' }, p.claim_in !== null && p.claim_in > 0 ? t('room.oppGoneCountdown', { seconds: Math.ceil(p.claim_in / 1000) }) : t('room.oppGone')));
+        out.push(h('p', { class: 'notice' }, left !== null && left > 0 ? t('room.oppGoneCountdown', { seconds: Math.ceil(left / 1000) }) : t('room.oppGone')));
     }
     return out;
   }
@@ -649,8 +674,7 @@ class OnlineRound extends RoundView {
       if (r.status.turn === me)
         for (const c of r.status.claimable)
           out.push(button(t(`claim.${c}` as Key), () => send({ t: 'claim', d: { claim: c as ClaimKind } }), { id: `claim-${c}` }));
-      const p = r.presence[opposite(me)];
-      if (!p.connected && p.claim_in === 0) out.push(button(t('act.claimVictory'), () => send({ t: 'claim_victory' }), { id: 'claim-victory' }));
+      if (this.claimIn(opposite(me)) === 0) out.push(button(t('act.claimVictory'), () => send({ t: 'claim_victory' }), { id: 'claim-victory' }));
     }
     if (s.outcome) {
       if (r.rematch) {
@@ -698,12 +722,12 @@ export function localGamePage(id: string): Page {
   if (!g) return { el: h('div', { class: 'missing' }, h('h1', {}, t('round.notFound')), h('a', { href: '/' }, t('act.home'))) };
   const r = new LocalRound(g);
   r.render();
-  return { el: r.el, destroy: () => r.destroy() };
+  return { el: r.el, title: variantName(g.variant), destroy: () => r.destroy() };
 }
 
 /** `/r/{id}`: an online room. */
 export function roomPage(id: string, invite: string | null): Page {
   const r = new OnlineRound(id, invite);
   r.render();
-  return { el: r.el, destroy: () => r.destroy() };
+  return { el: r.el, title: t('home.friend'), destroy: () => r.destroy() };
 }

@@ -121,7 +121,7 @@ export function rulesPage(game: VariantName): Page {
   if (!body.querySelector('h1')) body.prepend(h('h1', {}, doc.title));
   el.append(body, h('p', {}, play), h('p', { class: 'muted' }, t('rules.reviewed', { date: doc.reviewed || '?' })));
   const destroy = mountDiagrams(body);
-  return { el, destroy };
+  return { el, title: doc.title || t(`variant.${game}` as Key), destroy };
 }
 
 /** `/rules`: links to each game's page. */
@@ -131,5 +131,5 @@ export function rulesIndex(): Page {
     const has = !!rulesSource(lang(), v);
     ul.append(h('li', {}, h('a', { href: `/rules/${v}` }, t(`variant.${v}` as Key)), has ? '' : h('span', { class: 'muted' }, ` (${t('rules.notTranslated')})`)));
   }
-  return { el: h('div', { class: 'rules' }, h('h1', {}, t('rules.title')), ul) };
+  return { el: h('div', { class: 'rules' }, h('h1', {}, t('rules.title')), ul), title: t('rules.title') };
 }
