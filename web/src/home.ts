@@ -128,7 +128,7 @@ export function home(): Page {
     input.addEventListener('change', () => {
       if (isVariant(input.value)) variant = input.value;
     });
-    pick.append(h('label', { for: `v-${v}`, class: 'variant-card' }, input, h('strong', {}, variantName(v)), h('span', {}, t(`variant.${v}.blurb` as Key))));
+    pick.append(h('label', { for: `v-${v}`, class: 'variant-card' }, input, h('strong', {}, variantName(v)), h('span', {}, t(`variant.${v}.blurb` as Key)), h('a', { href: `/rules/${v}` }, t('home.rulesOf', { game: variantName(v) }))));
   }
 
   // same device

@@ -43,6 +43,7 @@ export const en = {
   'home.public': 'List the room in the lobby',
   'home.start': 'Start',
   'home.customFen': 'Same-device and computer games start from this position: {fen}',
+  'home.rulesOf': 'Rules of {game}',
   'home.createRoom': 'Create a room',
 
   'lobby.title': 'Lobby',

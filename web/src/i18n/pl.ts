@@ -45,6 +45,7 @@ export const pl: Messages = {
   'home.public': 'Pokaż pokój w poczekalni',
   'home.start': 'Zacznij',
   'home.customFen': 'Partie na jednym urządzeniu i z komputerem zaczną się z tej pozycji: {fen}',
+  'home.rulesOf': 'Zasady: {game}',
   'home.createRoom': 'Utwórz pokój',
 
   'lobby.title': 'Poczekalnia',

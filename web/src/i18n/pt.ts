@@ -45,6 +45,7 @@ export const pt: Messages = {
   'home.public': 'Mostrar a sala no salão',
   'home.start': 'Começar',
   'home.customFen': 'As partidas no mesmo aparelho e contra o computador começam desta posição: {fen}',
+  'home.rulesOf': 'Regras de {game}',
   'home.createRoom': 'Criar uma sala',
 
   'lobby.title': 'Salão',

@@ -45,6 +45,7 @@ export const vi: Messages = {
   'home.public': 'Hiện phòng trong sảnh chờ',
   'home.start': 'Bắt đầu',
   'home.customFen': 'Ván cùng thiết bị và ván đấu với máy sẽ bắt đầu từ thế cờ này: {fen}',
+  'home.rulesOf': 'Luật {game}',
   'home.createRoom': 'Tạo phòng',
 
   'lobby.title': 'Sảnh chờ',
