@@ -207,11 +207,28 @@ test('same device: xiangqi with a reload, step-through, resignation', async () =
   await page.keyboard.press('ArrowRight');
   await shot(page, 'xiangqi-stepped');
   await page.click('.nav button:nth-child(4)');
+  await page.selectOption('#glyphs', 'western');
+  await page.waitForFunction(() => (document.getElementById('piece-css')?.textContent ?? '').includes(encodeURIComponent('>R</text>')));
+  await shot(page, 'xiangqi-western-glyphs');
+  await page.selectOption('#glyphs', 'native');
   await page.click('#resign');
   await page.click('#dlg-yes');
   await page.waitForSelector('.result');
   assert(/Red wins/.test(await page.textContent('.result')), 'black resigned');
   await shot(page, 'xiangqi');
+  await page.context().close();
+});
+
+test('same device: a draw claim appears only when the server says it is claimable', async () => {
+  const page = await newPage();
+  await startLocal(page, 'chess');
+  const shuffle = ['Nf3', 'Nf6', 'Ng1', 'Ng8'];
+  for (const m of [...shuffle, ...shuffle.slice(0, 3)]) await typeMove(page, m);
+  assert((await page.locator('#claim-threefold_repetition').count()) === 0, 'no claim before the third repetition');
+  await typeMove(page, 'Ng8');
+  await page.click('#claim-threefold_repetition');
+  await page.waitForSelector('.result');
+  assert(/Draw/.test(await page.textContent('.result')) && /threefold/.test(await page.textContent('.result')), 'claimed draw');
   await page.context().close();
 });
 
@@ -294,6 +311,14 @@ test(
     await b.reload();
     await waitPlies(b, 2);
     await b.waitForSelector('text=You play Black');
+    // a takeback is an offer online: A asks, B allows, both plies go
+    await a.click('#takeback');
+    await b.click('#takeback-accept');
+    for (const p of [a, b, c]) await waitPlies(p, 0);
+    await typeMove(a, 'd4');
+    await waitPlies(b, 1);
+    await typeMove(b, 'd5');
+    await waitPlies(c, 2);
     await a.click('#draw-offer');
     await b.waitForSelector('#draw-accept');
     await b.click('#draw-decline');
