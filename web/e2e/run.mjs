@@ -414,6 +414,12 @@ test('phone width: 375 px, rules pages, accessibility', async () => {
   const w2 = await page.evaluate(() => document.documentElement.scrollWidth);
   assert(w2 <= 375, `no horizontal scroll on the game page (${w2})`);
   await shot(page, 'phone-xiangqi');
+  await page.goto(`${base}/?game=xiangqi`);
+  await page.click('#create-room');
+  await page.waitForSelector('#invite-link');
+  const w3 = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(w3 <= 375, `no horizontal scroll on the room page (${w3})`);
+  await shot(page, 'phone-room');
   for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
     await page.goto(`${base}/rules/${g}`);
     await page.waitForSelector('article.rules');
