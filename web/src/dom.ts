@@ -1,10 +1,5 @@
 /** Small DOM helpers: no framework, escaped text only. */
 
-/** Escapes text for HTML. */
-export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
-
 /** Creates an element with attributes and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
