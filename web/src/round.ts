@@ -52,7 +52,7 @@ function confirmDialog(title: string, body: string, yes: string, no: string): Pr
     d.append(
       h('h2', { id: 'dlg-title' }, title),
       h('p', {}, body),
-      h('div', { class: 'row' }, button(yes, () => close(true), { class: 'danger', id: 'dlg-yes' }), button(no, () => close(false), { id: 'dlg-no', autofocus: true })),
+      h('div', { class: 'row' }, yes ? button(yes, () => close(true), { class: 'danger', id: 'dlg-yes' }) : null, button(no, () => close(false), { id: 'dlg-no', autofocus: true })),
     );
     d.addEventListener('cancel', () => close(false));
     document.body.append(d);
@@ -61,16 +61,16 @@ function confirmDialog(title: string, body: string, yes: string, no: string): Pr
 }
 
 /** The warning before a Xiangqi move the advanced rules would punish. */
-async function checkWarning(v: VariantInfo, warnings: readonly Warning[], uci: string): Promise<boolean> {
+async function checkWarning(warnings: readonly Warning[], uci: string): Promise<boolean> {
   const w = warnings.find((x) => x.uci === uci);
   if (!w || (!w.loses && !w.forbidden)) return true;
   const reason = w.outcome ? t(`reason.${w.outcome.reason}` as Key) : '';
-  return confirmDialog(
-    t('warn.title'),
-    w.forbidden ? t('warn.forbidden', { reason }) : t('warn.loses', { reason }),
-    t('warn.playAnyway'),
-    t('warn.cancel'),
-  ).then((ok) => ok && v.family === 'xiangqi');
+  if (w.forbidden) {
+    // the server refuses these moves: say why, do not offer to play it
+    await confirmDialog(t('warn.forbiddenTitle'), t('warn.forbidden', { reason }), '', t('warn.cancel'));
+    return false;
+  }
+  return confirmDialog(t('warn.title'), t('warn.loses', { reason }), t('warn.playAnyway'), t('warn.cancel'));
 }
 
 /** Everything the page shows, whatever drives the game. */
@@ -149,7 +149,7 @@ abstract class RoundView {
   private async tryPlay(uci: string): Promise<void> {
     const s = this.shown();
     if (!s) return;
-    if (!(await checkWarning(s.variant, s.warnings, uci))) {
+    if (!(await checkWarning(s.warnings, uci))) {
       this.lastShownKey = '';
       this.render();
       return;

@@ -126,7 +126,8 @@ export const en = {
 
   'warn.title': 'This move loses',
   'warn.loses': 'Under the Asian rules this move would lose the game: {reason}. Play it anyway?',
-  'warn.forbidden': 'This move is forbidden by the repetition rules ({reason}). Play it anyway?',
+  'warn.forbidden': 'The repetition rules forbid this move ({reason}). Choose another one.',
+  'warn.forbiddenTitle': 'This move is not allowed',
   'warn.playAnyway': 'Play it',
   'warn.cancel': 'Cancel',
 

@@ -138,7 +138,8 @@ export const pl: Messages = {
 
   'warn.title': 'Ten ruch przegrywa',
   'warn.loses': 'Według zasad azjatyckich ten ruch przegrałby partię: {reason}. Zagrać mimo to?',
-  'warn.forbidden': 'Zasady powtórzeń zabraniają tego ruchu ({reason}). Zagrać mimo to?',
+  'warn.forbidden': 'Zasady powtórzeń zabraniają tego ruchu ({reason}). Wybierz inny.',
+  'warn.forbiddenTitle': 'Ten ruch jest niedozwolony',
   'warn.playAnyway': 'Zagraj',
   'warn.cancel': 'Anuluj',
 

@@ -128,7 +128,8 @@ export const pt: Messages = {
 
   'warn.title': 'Este lance perde',
   'warn.loses': 'Pelas regras asiáticas este lance faria perder a partida: {reason}. Jogar mesmo assim?',
-  'warn.forbidden': 'As regras de repetição proíbem este lance ({reason}). Jogar mesmo assim?',
+  'warn.forbidden': 'As regras de repetição proíbem este lance ({reason}). Escolha outro.',
+  'warn.forbiddenTitle': 'Este lance não é permitido',
   'warn.playAnyway': 'Jogar',
   'warn.cancel': 'Cancelar',
 

@@ -128,7 +128,8 @@ export const vi: Messages = {
 
   'warn.title': 'Nước này sẽ thua',
   'warn.loses': 'Theo luật châu Á, nước này sẽ khiến bạn thua: {reason}. Vẫn đi chứ?',
-  'warn.forbidden': 'Luật lặp nước cấm nước này ({reason}). Vẫn đi chứ?',
+  'warn.forbidden': 'Luật lặp nước cấm nước này ({reason}). Hãy chọn nước khác.',
+  'warn.forbiddenTitle': 'Không được đi nước này',
   'warn.playAnyway': 'Vẫn đi',
   'warn.cancel': 'Hủy',
 
