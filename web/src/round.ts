@@ -70,7 +70,8 @@ async function checkWarning(warnings: readonly Warning[], uci: string): Promise<
     await confirmDialog(t('warn.forbiddenTitle'), t('warn.forbidden', { reason }), '', t('warn.cancel'));
     return false;
   }
-  return confirmDialog(t('warn.title'), t('warn.loses', { reason }), t('warn.playAnyway'), t('warn.cancel'));
+  const streak = w.check ? ` (${t('xq.checkStreak', { len: w.check.len, limit: w.check.limit })})` : '';
+  return confirmDialog(t('warn.title'), t('warn.loses', { reason: reason + streak }), t('warn.playAnyway'), t('warn.cancel'));
 }
 
 /** Everything the page shows, whatever drives the game. */
