@@ -204,17 +204,20 @@ pub(crate) fn castling_squares(us: Color, side: CastlingSide) -> (Square, Square
 /// Generates every legal move of `pos` into `sink`.
 #[inline(always)]
 pub(crate) fn generate<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
-    if R::EXPLOSIONS {
-        generate_atomic(pos, sink);
-    } else {
-        generate_standard(pos, sink);
+    // One copy per side to move, so pawn directions and ranks are
+    // constants.
+    match (R::EXPLOSIONS, pos.turn()) {
+        (true, Color::White) => generate_atomic::<R, S, true>(pos, sink),
+        (true, Color::Black) => generate_atomic::<R, S, false>(pos, sink),
+        (false, Color::White) => generate_standard::<R, S, true>(pos, sink),
+        (false, Color::Black) => generate_standard::<R, S, false>(pos, sink),
     }
 }
 
 #[inline(always)]
-fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
+fn generate_standard<R: Rules, S: Sink, const WHITE: bool>(pos: &Position<R>, sink: &mut S) {
     let board = pos.board();
-    let us = pos.turn();
+    let us = if WHITE { Color::White } else { Color::Black };
     let them = us.other();
     let ours = board.by_color(us);
     let theirs = board.by_color(them);
@@ -426,9 +429,9 @@ fn atomic_capture_legal(
 }
 
 #[inline(always)]
-fn generate_atomic<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
+fn generate_atomic<R: Rules, S: Sink, const WHITE: bool>(pos: &Position<R>, sink: &mut S) {
     let board = pos.board();
-    let us = pos.turn();
+    let us = if WHITE { Color::White } else { Color::Black };
     let them = us.other();
     let (Some(k), Some(tk)) = (board.king_of(us), board.king_of(them)) else {
         return;

@@ -502,7 +502,7 @@ impl<R: Rules> Position<R> {
             }
             MoveKind::EnPassant => {
                 let victim = Square::from_index_masked(match us {
-                    Color::White => to as u32 - 8,
+                    Color::White => (to as u32).wrapping_sub(8),
                     Color::Black => to as u32 + 8,
                 });
                 self.halfmoves = 0;
