@@ -8,7 +8,6 @@
 //   CHESSPLAYX_BIN   the server binary (default ../target/release/chessplayx)
 //   CHROMIUM         the browser (default /usr/bin/chromium)
 //   E2E_ONLY         run only the tests whose name contains this text
-//   E2E_MOCK=1       use e2e/mock-server.mjs instead (a development stand-in)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -22,7 +21,6 @@ const web = path.resolve(here, '..');
 const artifacts = path.join(web, 'e2e-artifacts');
 mkdirSync(artifacts, { recursive: true });
 const BIN = process.env.CHESSPLAYX_BIN ?? path.resolve(web, '../target/release/chessplayx');
-const MOCK = process.env.E2E_MOCK === '1';
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -37,11 +35,9 @@ const freePort = () =>
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const tmp = mkdtempSync(path.join(tmpdir(), 'cpx-e2e-'));
-const server = MOCK
-  ? spawn(process.execPath, [path.join(here, 'mock-server.mjs'), String(port), BIN], { stdio: ['ignore', 'inherit', 'inherit'] })
-  : spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'e2e.sqlite'), '--web-dir', path.join(web, 'dist')], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+const server = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'e2e.sqlite'), '--web-dir', path.join(web, 'dist')], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 
 async function waitForServer() {
   for (let i = 0; i < 150; i++) {
