@@ -1,5 +1,7 @@
 //! FEN parsing, validation and writing.
 
+mod common;
+
 use std::path::PathBuf;
 
 use chessplayx_rules::{
@@ -11,18 +13,7 @@ use chessplayx_rules::{
 };
 
 fn shared_dir() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared").join("perft");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        assert!(
-            dir.pop(),
-            "no shared/perft above {}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-    }
+    common::shared_dir().join("perft")
 }
 
 fn suite_fens(name: &str) -> Vec<String> {
