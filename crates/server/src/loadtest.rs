@@ -49,6 +49,9 @@ pub struct LoadConfig {
     pub seed: u64,
     /// The server's process id, to report its memory (Linux `/proc`).
     pub server_pid: Option<u32>,
+    /// Games against the AI (level 8) played alongside, to keep the AI pool
+    /// busy; their moves are counted apart.
+    pub ai_games: usize,
 }
 
 /// Why the load test failed to run.
@@ -84,6 +87,8 @@ pub struct LoadReport {
     pub server_rss_kib: Option<(u64, u64)>,
     /// Time to open every game and connection.
     pub setup: Duration,
+    /// AI replies received in the AI games.
+    pub ai_moves: u64,
 }
 
 impl LoadReport {
@@ -141,6 +146,9 @@ impl LoadReport {
             self.percentile_ms(0.999),
             self.percentile_ms(1.0)
         );
+        if self.ai_moves > 0 {
+            let _ = writeln!(s, "AI replies in the AI games: {}", self.ai_moves);
+        }
         if let Some((setup, end)) = self.server_rss_kib {
             let _ = writeln!(
                 s,
@@ -282,6 +290,60 @@ struct Totals {
     moves: AtomicU64,
     finished: AtomicU64,
     errors: AtomicU64,
+    ai_moves: AtomicU64,
+}
+
+/// Plays random moves against a level-8 AI until `end`, starting a new
+/// game when one ends.
+async fn ai_game(addr: SocketAddr, seed: u64, end: Instant, totals: Arc<Totals>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    while Instant::now() < end {
+        let Ok((status, room)) = http_post(
+            addr,
+            "/api/rooms",
+            &json!({"variant": "chess", "color": "white", "ai_level": 8}),
+        )
+        .await
+        else {
+            break;
+        };
+        if status != 201 {
+            break;
+        }
+        let id = room["id"].as_str().unwrap_or_default();
+        let token = room["seat_token"].as_str().unwrap_or_default();
+        let Ok(mut ws) = connect(addr, &format!("/ws/room/{id}?token={token}")).await else {
+            break;
+        };
+        let Ok(state) = recv_type(&mut ws, "state").await else {
+            break;
+        };
+        let mut moves = uci_list(&state["d"]["moves"]);
+        let mut ply = 0u32;
+        while Instant::now() < end && !moves.is_empty() {
+            let uci = moves[rng.random_range(0..moves.len())].clone();
+            let msg = json!({"t": "move", "d": {"uci": uci, "ply": ply}}).to_string();
+            if ws.send(Message::Text(msg.into())).await.is_err() {
+                break;
+            }
+            // Our move, then (unless it ended the game) the AI's.
+            let Ok(ours) = recv_type(&mut ws, "move").await else {
+                break;
+            };
+            if !ours["d"]["status"]["outcome"].is_null() {
+                break;
+            }
+            let Ok(reply) = recv_type(&mut ws, "move").await else {
+                break;
+            };
+            totals.ai_moves.fetch_add(1, Ordering::Relaxed);
+            ply += 2;
+            moves = uci_list(&reply["d"]["moves"]);
+            if !reply["d"]["status"]["outcome"].is_null() {
+                break;
+            }
+        }
+    }
 }
 
 /// Plays one move of `game`; returns the round trip and whether the game
@@ -304,7 +366,14 @@ async fn play_one(game: &mut Game, rng: &mut StdRng) -> Result<(Duration, bool),
     let (ack, seen) = tokio::join!(
         async {
             let ack = recv_type(mover, "ack").await;
-            (ack, Instant::now())
+            let at = Instant::now();
+            // The mover gets the move event too; read it so the stream
+            // stays in step.
+            let ack = match ack {
+                Ok(a) => recv_type(mover, "move").await.map(|_| a),
+                Err(e) => Err(e),
+            };
+            (ack, at)
         },
         async {
             let ev = recv_type(other, "move").await;
@@ -366,6 +435,18 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
     let start = Instant::now();
     let end = start + config.duration;
     let mut tasks = Vec::new();
+    for i in 0..config.ai_games {
+        let game = ai_game(
+            config.addr,
+            config.seed.wrapping_add(i as u64),
+            end,
+            Arc::clone(&totals),
+        );
+        let limit = tokio::time::Instant::from_std(end + Duration::from_secs(10));
+        tasks.push(tokio::spawn(async move {
+            let _ = tokio::time::timeout_at(limit, game).await;
+        }));
+    }
     for (i, game) in games.into_iter().enumerate() {
         let totals = Arc::clone(&totals);
         let latencies = Arc::clone(&latencies);
@@ -385,7 +466,11 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
                 if !config.think.is_zero() {
                     tokio::time::sleep(config.think).await;
                 }
-                match play_one(&mut game, &mut rng).await {
+                let played =
+                    tokio::time::timeout(Duration::from_secs(10), play_one(&mut game, &mut rng))
+                        .await
+                        .unwrap_or_else(|_| Err(LoadError::Protocol("no answer in 10 s".into())));
+                match played {
                     Ok((rtt, over)) => {
                         if rtt > Duration::ZERO {
                             totals.moves.fetch_add(1, Ordering::Relaxed);
@@ -393,6 +478,12 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
                         }
                         if over || game.ply >= config.max_plies {
                             totals.finished.fetch_add(1, Ordering::Relaxed);
+                            if !over {
+                                // Finish it so the server can retire the room.
+                                let resign = json!({"t": "resign"}).to_string();
+                                let _ = game.sockets[0].send(Message::Text(resign.into())).await;
+                                let _ = recv_type(&mut game.sockets[0], "end").await;
+                            }
                             match open_game(config.addr, variant).await {
                                 Ok(g) => game = g,
                                 Err(_) => {
@@ -432,5 +523,6 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
         connections: config.games * 2 + config.idle,
         server_rss_kib: rss_setup.zip(rss_end),
         setup,
+        ai_moves: totals.ai_moves.load(Ordering::Relaxed),
     })
 }

@@ -110,6 +110,9 @@ pub(crate) struct LoadArgs {
     /// The server's process id, to report its memory.
     #[arg(long)]
     server_pid: Option<u32>,
+    /// Games against the level-8 AI played alongside (not measured).
+    #[arg(long, default_value_t = 0)]
+    ai_games: usize,
 }
 
 /// Runs the load tool and prints its report.
@@ -128,6 +131,7 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String, ServeError> {
         max_plies: args.max_plies,
         seed: args.seed,
         server_pid: args.server_pid,
+        ai_games: args.ai_games,
     };
     Ok(chessplayx_server::loadtest_blocking(config)?.render())
 }

@@ -36,8 +36,13 @@ use crate::{
     util::{hash_token, new_room_id, new_token, unix_ms},
 };
 
-/// How many events a room keeps for reconnecting clients.
-const REPLAY_EVENTS: usize = 64;
+/// The replay log of a room keeps at least this many events...
+const REPLAY_MIN_EVENTS: usize = 4;
+/// ...and more while they fit in this many bytes. A move event carries
+/// the position's legal moves (2-3 KiB), so a count alone would cost
+/// 100+ KiB per room; a client that is further behind gets a `state`,
+/// which is smaller than many events anyway.
+const REPLAY_MAX_BYTES: usize = 16 * 1024;
 
 /// A refusal sent back to the client as an `error` message.
 struct Refusal {
@@ -122,6 +127,7 @@ pub(super) struct RoomActor {
     rematch_id: Option<String>,
     v: u64,
     log: VecDeque<(u64, Utf8Bytes)>,
+    log_bytes: usize,
     subs: Vec<Sub>,
     next_sub: u64,
     conns: ByColor<usize>,
@@ -196,7 +202,8 @@ impl RoomActor {
             offers: offers::decode(&record.offers),
             rematch_id: record.rematch_id,
             v: record.v,
-            log: VecDeque::with_capacity(REPLAY_EVENTS),
+            log: VecDeque::new(),
+            log_bytes: 0,
             subs: Vec::new(),
             next_sub: 0,
             conns: ByColor::default(),
@@ -1078,8 +1085,11 @@ impl RoomActor {
     /// Keeps event `v` for replays and sends it to everyone.
     fn push_event(&mut self, v: u64, msg: Utf8Bytes) {
         self.v = v;
-        if self.log.len() == REPLAY_EVENTS {
-            self.log.pop_front();
+        self.log_bytes += msg.len();
+        while self.log.len() >= REPLAY_MIN_EVENTS && self.log_bytes > REPLAY_MAX_BYTES {
+            if let Some((_, old)) = self.log.pop_front() {
+                self.log_bytes -= old.len();
+            }
         }
         let mut i = 0;
         while i < self.subs.len() {

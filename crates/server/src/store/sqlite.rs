@@ -34,6 +34,9 @@ use super::{
 /// how many have run.
 const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
 
+/// How often the writer copies the WAL back into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// The most jobs one transaction takes: bounds the latency of the first
 /// job of a batch when the queue is very long.
 const MAX_BATCH: usize = 4096;
@@ -114,6 +117,12 @@ impl SqliteStore {
         }
         let mut writer = open_connection(path).map_err(|e| open_err(e.into()))?;
         migrate(&mut writer).map_err(|e| open_err(e.into()))?;
+        // The writer checkpoints itself, after answering a batch (see
+        // `writer_loop`), not inside a COMMIT where it would delay that
+        // batch's acknowledgements.
+        writer
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(|e| open_err(e.into()))?;
         let reader = open_connection(path).map_err(|e| open_err(e.into()))?;
         let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
         let counters = Arc::new(Counters::default());
@@ -164,6 +173,7 @@ impl SqliteStore {
 /// answers each job. A job that fails is rolled back to its savepoint
 /// alone; the others still commit.
 fn writer_loop(conn: &mut Connection, rx: &mpsc::Receiver<Job>, counters: &Counters) {
+    let mut last_checkpoint = std::time::Instant::now();
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -181,6 +191,17 @@ fn writer_loop(conn: &mut Connection, rx: &mpsc::Receiver<Job>, counters: &Count
         for (job, result) in batch.into_iter().zip(results) {
             // The room may have gone away meanwhile; nothing to tell then.
             let _ignored = job.reply.send(result);
+        }
+        // Copy the WAL back into the database now and then. Done here,
+        // between batches, by the only writer: the checkpoint can always
+        // complete, so SQLite restarts the WAL from its start and the file
+        // stays small under sustained load; and the rooms of the batch just
+        // committed already have their answers.
+        if last_checkpoint.elapsed() >= CHECKPOINT_EVERY {
+            if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                tracing::warn!(error = %e, "wal checkpoint");
+            }
+            last_checkpoint = std::time::Instant::now();
         }
     }
 }
