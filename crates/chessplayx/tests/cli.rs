@@ -91,6 +91,10 @@ fn uci_handshake_over_pipes() {
             "id name chessplayx",
             "id author chessplayx developers",
             "option name UCI_Variant type combo default chess var chess var horde var atomic var xiangqi",
+            "option name Level type spin default 8 min 1 max 8",
+            "option name Hash type spin default 16 min 1 max 4096",
+            "option name Threads type spin default 1 min 1 max 1",
+            "option name MultiPV type spin default 1 min 1 max 64",
             "uciok",
             "readyok",
             "info string unknown command \"hello\"",
@@ -103,4 +107,38 @@ fn uci_session_ends_at_end_of_input() {
     let out = chessplayx(&["uci"], "isready\n");
     assert!(out.status.success());
     assert_eq!(text(&out.stdout), "readyok\n");
+}
+
+#[test]
+fn uci_search_over_pipes_answers_bestmove_at_end_of_input() {
+    let out = chessplayx(
+        &["uci"],
+        "setoption name UCI_Variant value xiangqi\nposition startpos moves h3e3\ngo depth 3\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(lines[2].starts_with("info depth 3 "), "{stdout}");
+    assert!(lines[3].starts_with("bestmove "), "{stdout}");
+}
+
+#[test]
+fn bench_prints_a_node_signature() {
+    let out = chessplayx(&["bench", "search", "--depth", "2"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let nodes = |s: &str| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .and_then(|n| n.parse::<u64>().ok())
+    };
+    let first = nodes(&stdout).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(first > 0);
+    let again = chessplayx(&["bench", "search", "--depth", "2"], "");
+    assert_eq!(
+        nodes(&text(&again.stdout)),
+        Some(first),
+        "the signature is stable"
+    );
 }

@@ -8,7 +8,7 @@ use chessplayx_rules::Variant;
 
 use crate::{EngineGame, EnginePosition, EngineSearcher, SearchLimits, SearchOptions};
 
-/// Depth searched by [`bench`].
+/// Depth searched by [`bench()`].
 pub const BENCH_DEPTH: u32 = 10;
 
 /// The positions: openings, middle games and end games of each game.
@@ -83,7 +83,7 @@ pub struct BenchEntry {
     pub best_move: Option<String>,
 }
 
-/// What [`bench`] measured.
+/// What [`bench()`] measured.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchReport {
     /// Depth searched.
@@ -111,7 +111,7 @@ pub fn bench() -> BenchReport {
     bench_depth(BENCH_DEPTH)
 }
 
-/// [`bench`] at another depth.
+/// [`bench()`] at another depth.
 #[must_use]
 pub fn bench_depth(depth: u32) -> BenchReport {
     let mut entries = Vec::new();

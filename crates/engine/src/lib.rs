@@ -23,6 +23,7 @@ mod score;
 mod search;
 mod tt;
 pub mod uci;
+mod worker;
 
 pub use bench::{BENCH_DEPTH, BenchEntry, BenchReport, bench, bench_depth};
 pub use eval::Evaluate;
@@ -34,3 +35,4 @@ pub use position::{
 pub use rng::Rng;
 pub use score::Score;
 pub use search::{PositionHistory, RootLine, SearchInfo, SearchOptions, SearchResult, Searcher};
+pub use worker::{BackgroundSearch, SearchJob};

@@ -95,6 +95,12 @@ impl EnginePosition {
         dispatch!(self, p => Game::fen(p))
     }
 
+    /// The side to move.
+    #[must_use]
+    pub fn turn(&self) -> chessplayx_rules::Color {
+        dispatch!(self, p => Game::turn(p))
+    }
+
     /// `true` when the side to move is in check.
     #[must_use]
     pub fn is_check(&self) -> bool {

@@ -199,7 +199,6 @@ const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
 const SCORE_BAD_CAPTURE: i32 = -(1 << 27);
-const SCORE_SKIP: i32 = -(1 << 29);
 
 /// `ln(depth) * ln(moves)`-shaped reductions, precomputed.
 fn lmr_table() -> Box<[[u8; 64]; 64]> {
@@ -1162,22 +1161,13 @@ impl<G: Evaluate> Searcher<G> {
             };
         }
         let tt_code = hit.map_or(0, |h| h.mv);
-        let us = Color2::of(pos);
-        scores.clear();
-        for &m in &moves {
-            let s = if in_check || pos.is_tactical(m) {
-                self.order_score(pos, m, tt_code, ply, us)
-            } else {
-                SCORE_SKIP
-            };
-            scores.push(s);
+        if !in_check {
+            moves.retain(|&m| pos.is_tactical(m));
         }
+        self.score_moves(pos, &moves, &mut scores, tt_code, ply);
         let mut best_move = None;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
-            if scores[i] == SCORE_SKIP {
-                break;
-            }
             let mv = moves[i];
             if !in_check {
                 if stand + pos.gain(mv) + QS_DELTA <= alpha {

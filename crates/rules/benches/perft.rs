@@ -2,7 +2,9 @@
 //! counting on both sides), single-threaded, best of three runs.
 //!
 //! Run with `cargo bench -p chessplayx-rules --bench perft`. Pass `quick`
-//! after `--` to time the three start positions only.
+//! after `--` to time the three start positions only, `ours` to skip
+//! shakmaty, `shallow` to search the start positions one ply less and run
+//! once (for instruction counts under `valgrind --tool=cachegrind`).
 
 use std::{
     path::PathBuf,
@@ -35,7 +37,12 @@ fn shared_perft_dir() -> PathBuf {
 fn best_of<F: FnMut() -> u64>(mut f: F) -> (u64, Duration) {
     let mut best = Duration::MAX;
     let mut nodes = 0;
-    for _ in 0..RUNS {
+    let runs = if std::env::args().any(|a| a == "shallow") {
+        1
+    } else {
+        RUNS
+    };
+    for _ in 0..runs {
         let start = Instant::now();
         nodes = std::hint::black_box(f());
         best = best.min(start.elapsed());
@@ -88,7 +95,11 @@ fn row<R: Rules, P: FromSetup + shakmaty::Position + Clone>(
     if let Some(expected) = expected {
         assert_eq!(nodes, expected, "{name} {fen} depth {depth}");
     }
-    let theirs = shakmaty_perft::<P>(fen, depth);
+    let theirs = if std::env::args().any(|a| a == "ours") {
+        None
+    } else {
+        shakmaty_perft::<P>(fen, depth)
+    };
     let theirs_text = match theirs {
         Some((n, t)) if n == nodes => {
             totals.theirs += t;
@@ -115,6 +126,11 @@ fn suite<R: Rules, P: FromSetup + shakmaty::Position + Clone>(
     let path = shared_perft_dir().join(format!("{name}.public.epd"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let start_fen = R::VARIANT.start_fen();
+    let start_depth = if std::env::args().any(|a| a == "shallow") {
+        start_depth - 1
+    } else {
+        start_depth
+    };
     row::<R, P>(name, "start", start_fen, start_depth, None, &mut totals);
     if quick {
         return;

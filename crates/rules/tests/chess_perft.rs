@@ -4,6 +4,8 @@
 //! The default run stops each line at a node limit to stay fast; the full
 //! suites run with `cargo test -p chessplayx-rules --release -- --ignored`.
 
+mod common;
+
 use std::path::PathBuf;
 
 use chessplayx_rules::chess::{Atomic, Horde, Position, Rules, Standard};
@@ -11,18 +13,7 @@ use chessplayx_rules::chess::{Atomic, Horde, Position, Rules, Standard};
 /// The shared folder, found by walking up from the crate (it sits beside
 /// the main checkout, and two levels higher for a worktree).
 fn shared_dir() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared").join("perft");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        assert!(
-            dir.pop(),
-            "no shared/perft above {}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-    }
+    common::shared_dir().join("perft")
 }
 
 struct Line {
@@ -77,7 +68,7 @@ fn run<R: Rules>(name: &str, node_limit: u64) {
     assert!(checked > 50, "{name}: only {checked} counts checked");
 }
 
-const QUICK_LIMIT: u64 = 1_000_000;
+const QUICK_LIMIT: u64 = 5_000_000;
 
 #[test]
 fn chess_suite_quick() {

@@ -9,6 +9,8 @@
 //! not explode, and the enemy king exploded or the mover's king cannot be
 //! captured while the kings do not touch).
 
+mod common;
+
 use std::{collections::BTreeSet, path::PathBuf};
 
 use chessplayx_rules::{
@@ -17,18 +19,7 @@ use chessplayx_rules::{
 };
 
 fn shared_dir() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared").join("perft");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        assert!(
-            dir.pop(),
-            "no shared/perft above {}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-    }
+    common::shared_dir().join("perft")
 }
 
 fn suite_fens(name: &str) -> Vec<String> {

@@ -2,6 +2,8 @@
 //! against the library: results, reasons, end plies, check, legal moves,
 //! counters, the per-ply classification, FEN rejection and perft.
 
+mod common;
+
 use std::{collections::BTreeMap, path::PathBuf};
 
 use chessplayx_rules::{
@@ -13,18 +15,7 @@ use serde_json::Value;
 /// The shared folder, found by walking up from this crate (it sits beside
 /// the checkout, which differs between the main checkout and worktrees).
 fn shared_dir() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared");
-        if candidate.join("perft").is_dir() {
-            return candidate;
-        }
-        assert!(
-            dir.pop(),
-            "no shared/perft folder above {}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-    }
+    common::shared_dir()
 }
 
 fn cases() -> Vec<Value> {

@@ -1,6 +1,8 @@
 //! FEN: every parse and validation error is reachable, output matches
 //! Fairy-Stockfish, and no input makes the parser panic.
 
+mod common;
+
 use chessplayx_rules::{
     Color,
     xiangqi::{FenError, ParseFenError, PositionError, Role, Setup, Square, Xiangqi},
@@ -212,13 +214,7 @@ fn rules_page_invalid_fens_are_rejected() {
 }
 
 fn shared_dir() -> std::path::PathBuf {
-    let mut dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        if dir.join("shared/perft").is_dir() {
-            return dir.join("shared");
-        }
-        assert!(dir.pop(), "no shared/ folder above the crate");
-    }
+    common::shared_dir()
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! here from the rules text (§3-4), over seeded random playouts; plus the
 //! move-generation cases of the rules page, Zobrist and outcome checks.
 
+mod common;
+
 use std::collections::BTreeSet;
 
 use chessplayx_rules::{
@@ -374,13 +376,7 @@ fn rules_page_movegen_cases() {
 }
 
 fn shared_dir() -> std::path::PathBuf {
-    let mut dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        if dir.join("shared/perft").is_dir() {
-            return dir.join("shared");
-        }
-        assert!(dir.pop(), "no shared/ folder above the crate");
-    }
+    common::shared_dir()
 }
 
 fn string_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {

@@ -1,6 +1,8 @@
 //! Perft against the shared public suite and the perft cases of the rules
 //! page's JSON.
 
+mod common;
+
 use std::path::PathBuf;
 
 use chessplayx_rules::xiangqi::Xiangqi;
@@ -8,18 +10,7 @@ use chessplayx_rules::xiangqi::Xiangqi;
 /// The shared folder, found by walking up from this crate (it sits beside
 /// the checkout, which differs between the main checkout and worktrees).
 fn shared_dir() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared");
-        if candidate.join("perft").is_dir() {
-            return candidate;
-        }
-        assert!(
-            dir.pop(),
-            "no shared/perft folder above {}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-    }
+    common::shared_dir()
 }
 
 struct Line {

@@ -1,5 +1,7 @@
-//! `chessplayx bench [perft]`: speed measurements, run on a `--release`
-//! build. Only `perft` exists so far; a search benchmark will join it.
+//! `chessplayx bench [search|perft]`: speed measurements, run on a
+//! `--release` build. `bench` alone is the search benchmark: fixed
+//! positions of every variant searched to a fixed depth, whose node total
+//! is a signature of the search.
 
 use std::{
     io::{self, Write},
@@ -19,8 +21,19 @@ pub(crate) struct BenchArgs {
 
 #[derive(Debug, clap::Subcommand)]
 enum BenchCommand {
+    /// Search speed and signature (the default): the engine's bench
+    /// positions searched to a fixed depth.
+    Search(SearchBenchArgs),
     /// Perft speed on one thread, counting the last ply without playing it.
     Perft(PerftBenchArgs),
+}
+
+/// Arguments of `bench search`.
+#[derive(Debug, Default, clap::Args)]
+struct SearchBenchArgs {
+    /// Depth of every search (default: the engine's bench depth).
+    #[arg(long)]
+    depth: Option<u32>,
 }
 
 /// Arguments of `bench perft`.
@@ -108,10 +121,10 @@ impl Row {
 ///
 /// An invalid FEN or variant, or a failed write.
 pub(crate) fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), BenchError> {
-    let default = PerftBenchArgs::default();
     let perft = match &args.which {
         Some(BenchCommand::Perft(perft)) => perft,
-        None => &default,
+        Some(BenchCommand::Search(search)) => return run_search(search, out),
+        None => return run_search(&SearchBenchArgs::default(), out),
     };
     if perft.fen.is_some() && perft.variant.len() != 1 {
         return Err(BenchError::FenNeedsOneVariant {
@@ -139,6 +152,37 @@ pub(crate) fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), BenchErr
         )?;
         out.flush()?;
     }
+    Ok(())
+}
+
+/// The search benchmark: one line per position, then the totals in
+/// Stockfish's words (`Nodes searched`, `Nodes/second`), which tools
+/// compare across commits.
+fn run_search(args: &SearchBenchArgs, out: &mut impl Write) -> Result<(), BenchError> {
+    let depth = args.depth.unwrap_or(chessplayx_engine::BENCH_DEPTH);
+    let report = chessplayx_engine::bench_depth(depth);
+    writeln!(
+        out,
+        "{:<8} {:>10} {:>9} {:>9}  {:<6} fen",
+        "variant", "nodes", "ms", "knps", "best"
+    )?;
+    for e in &report.entries {
+        let micros = e.time.as_micros().max(1);
+        writeln!(
+            out,
+            "{:<8} {:>10} {:>9.1} {:>9}  {:<6} {}",
+            e.variant.name(),
+            e.nodes,
+            e.time.as_secs_f64() * 1000.0,
+            u128::from(e.nodes) * 1000 / micros,
+            e.best_move.as_deref().unwrap_or("-"),
+            e.fen
+        )?;
+    }
+    writeln!(out, "Depth: {depth}")?;
+    writeln!(out, "Total time (ms): {}", report.time.as_millis())?;
+    writeln!(out, "Nodes searched: {}", report.nodes)?;
+    writeln!(out, "Nodes/second: {}", report.nps())?;
     Ok(())
 }
 

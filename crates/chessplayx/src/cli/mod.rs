@@ -58,7 +58,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Print one position's state (after optional moves) as JSON.
     Status(status::StatusArgs),
-    /// Measure speed (`bench perft`: move generation).
+    /// Measure speed: `bench` (or `bench search`) the search, `bench perft`
+    /// move generation.
     Bench(bench::BenchArgs),
 }
 
@@ -113,7 +114,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), CliError> {
             let mut out = io::stdout().lock();
             write!(out, "{report}").map_err(CliError::Output)
         }
-        Command::Uci => uci::run(io::stdin().lock(), io::stdout().lock()).map_err(CliError::Uci),
+        Command::Uci => uci::run(io::stdin().lock()).map_err(CliError::Uci),
         Command::Perft(args) => Ok(perft::run(&args, &mut io::stdout().lock())?),
         Command::Status(args) => Ok(status::run(&args, &mut io::stdout().lock())?),
         Command::Bench(args) => Ok(bench::run(&args, &mut io::stdout().lock())?),

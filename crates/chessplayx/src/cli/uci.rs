@@ -1,11 +1,20 @@
 //! `chessplayx uci`: the UCI session on stdin/stdout, with a backend that
-//! keeps the variant and the position and answers `go perft` and `d`.
-//! Search (`go` without `perft`) belongs to the engine issue.
+//! keeps the variant and the position, answers `go perft` and `d`, and
+//! searches on a background thread so that `isready` and `stop` are
+//! answered while it thinks.
 
-use std::io::{self, BufRead, Write};
+use std::{
+    io::{self, BufRead, Write},
+    sync::Arc,
+    time::Duration,
+};
 
-use chessplayx_engine::uci::{self, GoParams, Reply, StartPosition, UciBackend, UciOption};
-use chessplayx_rules::{Game, ParseVariantError, Variant};
+use chessplayx_engine::{
+    BackgroundSearch, Clock, EngineGame, EngineInfo, EnginePosition, Level, SearchJob,
+    SearchLimits, SearchOptions, SearchResult,
+    uci::{self, GoParams, Reply, StartPosition, UciBackend, UciOption},
+};
+use chessplayx_rules::{Color, Game, ParseVariantError, Variant};
 
 use crate::games::{Divide, GameVisitor, OpenError, ReplayError, describe, replay, with_game};
 
@@ -13,13 +22,50 @@ use crate::games::{Divide, GameVisitor, OpenError, ReplayError, describe, replay
 /// the same tools drive both engines.
 const VARIANT_OPTION: &str = "UCI_Variant";
 
+/// The playing strength option (1–8, 8 = full strength).
+const LEVEL_OPTION: &str = "Level";
+/// Transposition table size in MiB.
+const HASH_OPTION: &str = "Hash";
+/// Search threads: one (advertised so GUIs that set it are satisfied).
+const THREADS_OPTION: &str = "Threads";
+/// Number of lines reported.
+const MULTIPV_OPTION: &str = "MultiPV";
+/// Largest `Hash` accepted.
+const MAX_HASH_MB: i64 = 4096;
+/// Default `Hash`.
+const DEFAULT_HASH_MB: usize = 16;
+/// Largest `MultiPV` accepted.
+const MAX_MULTIPV: i64 = 64;
+
+/// Where the search thread's lines go. The session's own answers and the
+/// search's lines must reach the same output a whole line at a time.
+type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Writes each line to standard output in one locked write, so lines from
+/// the session and the search thread never mix.
+fn stdout_sink() -> LineSink {
+    Arc::new(|line: &str| {
+        let mut out = io::stdout();
+        // A closed stdout means the GUI is gone; the session will notice
+        // on its next write and end.
+        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    })
+}
+
 /// Runs a UCI session until `quit` or the end of input.
+///
+/// The output is standard output itself (not a lock on it), because the
+/// search thread writes its `info` and `bestmove` lines there while the
+/// session answers other commands.
 ///
 /// # Errors
 ///
 /// Only I/O errors on `input` or `output`.
-pub(crate) fn run(input: impl BufRead, output: impl Write) -> io::Result<()> {
-    uci::run(input, output, &mut Engine::default())
+pub(crate) fn run(input: impl BufRead) -> io::Result<()> {
+    let mut engine = Engine::new(stdout_sink());
+    let result = uci::run(input, io::stdout(), &mut engine);
+    engine.finish();
+    result
 }
 
 /// A position as UCI describes it: a start (FEN or the variant's start)
@@ -35,20 +81,51 @@ struct PositionSpec {
 /// It stores the position as text and sets it up again for each command.
 /// Replaying a few hundred moves costs microseconds, far below any `go`,
 /// and keeps this type independent of the concrete position types.
-#[derive(Debug)]
 struct Engine {
     variant: Variant,
     /// `None` after a `position` whose FEN was invalid, so a later `go`
     /// reports that instead of silently using an older position.
     position: Option<PositionSpec>,
+    level: Level,
+    multipv: usize,
+    /// Number of searches started: with the position's key, the seed of
+    /// the levels' random choices (reproducible from one session to the
+    /// next).
+    searches: u64,
+    worker: BackgroundSearch,
+    sink: LineSink,
 }
 
-impl Default for Engine {
-    fn default() -> Self {
+impl core::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Engine")
+            .field("variant", &self.variant)
+            .field("position", &self.position)
+            .field("level", &self.level)
+            .field("multipv", &self.multipv)
+            .field("searching", &self.worker.is_running())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    fn new(sink: LineSink) -> Self {
         Self {
             variant: Variant::Chess,
             position: Some(PositionSpec::default()),
+            level: Level::default(),
+            multipv: 1,
+            searches: 0,
+            worker: BackgroundSearch::new(DEFAULT_HASH_MB),
+            sink,
         }
+    }
+
+    /// At the end of the session: a search that would never end
+    /// (`go infinite`) is stopped; any other is let finish, so piped
+    /// scripts get their `bestmove`.
+    fn finish(&mut self) {
+        self.worker.wait_or_stop_infinite();
     }
 }
 
@@ -80,15 +157,149 @@ enum EngineError {
     /// `go` or `d` after a `position` command that failed.
     #[error("no position: the last `position` command was rejected")]
     NoPosition,
-    /// `go` without `perft`.
-    #[error("search is not built yet; only `go perft N` works")]
-    SearchNotBuilt,
+    /// An option value that is not a number in the option's range.
+    #[error("option {name} takes a whole number from {min} to {max}, not {value:?}")]
+    OptionRange {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
+    /// The position could not be set up for the search (it was accepted
+    /// before, so this means a rules mismatch).
+    #[error("cannot search this position: {0}")]
+    Search(String),
+    /// `go searchmoves` is not supported.
+    #[error("searchmoves is not supported; searching all moves")]
+    SearchMoves,
+    /// The search thread could not be started.
+    #[error("cannot start the search thread: {0}")]
+    Thread(io::Error),
 }
 
 impl Engine {
     fn position(&self) -> Result<&PositionSpec, EngineError> {
         self.position.as_ref().ok_or(EngineError::NoPosition)
     }
+
+    /// The current position as a game the engine can search.
+    fn game(&self) -> Result<EngineGame, EngineError> {
+        let spec = self.position()?;
+        let start = match &spec.fen {
+            Some(fen) => EnginePosition::from_fen(self.variant, fen)
+                .map_err(|e| EngineError::Search(e.to_string()))?,
+            None => EnginePosition::start(self.variant),
+        };
+        let mut game = EngineGame::new(start);
+        for m in &spec.moves {
+            game.play_uci(m)
+                .map_err(|e| EngineError::Search(e.to_string()))?;
+        }
+        Ok(game)
+    }
+
+    /// Starts a search for `params` on the background thread.
+    fn search(&mut self, params: &GoParams) -> Result<(), EngineError> {
+        let game = self.game()?;
+        let limits = limits(params, game.position().turn());
+        self.searches += 1;
+        let options = SearchOptions {
+            level: self.level,
+            seed: self.searches,
+            multipv: self.multipv,
+            ..SearchOptions::default()
+        };
+        let shown = self.multipv as u32;
+        let info_sink = Arc::clone(&self.sink);
+        let done_sink = Arc::clone(&self.sink);
+        self.worker
+            .start(
+                SearchJob {
+                    game,
+                    limits,
+                    options,
+                },
+                move |info| {
+                    if info.multipv <= shown {
+                        info_sink(&info_line(info));
+                    }
+                },
+                move |result| done_sink(&bestmove_line(&result)),
+            )
+            .map_err(EngineError::Thread)
+    }
+}
+
+/// The search limits of a `go` command for the side to move `turn`.
+fn limits(params: &GoParams, turn: Color) -> SearchLimits {
+    let (time, inc) = match turn {
+        Color::White => (params.wtime, params.winc),
+        Color::Black => (params.btime, params.binc),
+    };
+    let clock = time.map(|t| Clock {
+        time: Duration::from_millis(t.max(0).unsigned_abs()),
+        increment: Duration::from_millis(inc.unwrap_or(0)),
+        moves_to_go: params.movestogo,
+    });
+    SearchLimits {
+        // A mate in N moves lies 2N - 1 plies deep.
+        depth: params.depth.or(params
+            .mate
+            .map(|n| n.saturating_mul(2).saturating_sub(1).max(1))),
+        nodes: params.nodes,
+        movetime: params.movetime.map(Duration::from_millis),
+        clock,
+        // Pondering is searching until told otherwise.
+        infinite: params.infinite || params.ponder,
+    }
+}
+
+/// `info depth … score … nodes … nps … pv …`.
+fn info_line(info: &EngineInfo<'_>) -> String {
+    format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.score,
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.time.as_millis(),
+        info.pv.join(" ")
+    )
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove (none)` when the game
+/// is over.
+fn bestmove_line(result: &SearchResult<String>) -> String {
+    match (&result.best_move, result.pv.get(1)) {
+        (Some(best), Some(ponder)) if result.pv.first() == Some(best) => {
+            format!("bestmove {best} ponder {ponder}")
+        }
+        (Some(best), _) => format!("bestmove {best}"),
+        (None, _) => "bestmove (none)".to_owned(),
+    }
+}
+
+/// Parses a spin option's value.
+fn spin(name: &'static str, value: Option<&str>, min: i64, max: i64) -> Result<i64, EngineError> {
+    let value = value.ok_or(EngineError::MissingValue { name })?;
+    value
+        .trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| EngineError::OptionRange {
+            name,
+            value: value.to_owned(),
+            min,
+            max,
+        })
 }
 
 /// Plays the moves and reports how many were legal, with the first error.
@@ -138,30 +349,54 @@ impl UciBackend for Engine {
 
     fn options(&self) -> Vec<UciOption> {
         let names = Variant::ALL.map(Variant::name);
-        vec![
-            UciOption::combo(VARIANT_OPTION, Variant::Chess.name(), &names)
-                .expect("variant names are single lower-case words, one of them the default"),
+        [
+            UciOption::combo(VARIANT_OPTION, Variant::Chess.name(), &names),
+            UciOption::spin(LEVEL_OPTION, 8, 1, 8),
+            UciOption::spin(HASH_OPTION, DEFAULT_HASH_MB as i64, 1, MAX_HASH_MB),
+            UciOption::spin(THREADS_OPTION, 1, 1, 1),
+            UciOption::spin(MULTIPV_OPTION, 1, 1, MAX_MULTIPV),
         ]
+        .into_iter()
+        .map(|o| o.expect("fixed option names without keywords, defaults inside their ranges"))
+        .collect()
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
-        // UCI option names are case-insensitive.
-        if !name.eq_ignore_ascii_case(VARIANT_OPTION) {
+        // UCI option names are case-insensitive. Options change nothing
+        // of a search already running; UCI sends them between searches.
+        if name.eq_ignore_ascii_case(VARIANT_OPTION) {
+            let value = value.ok_or(EngineError::MissingValue {
+                name: VARIANT_OPTION,
+            })?;
+            self.variant = value.parse()?;
+            // A position of another game means nothing in this one.
+            self.position = Some(PositionSpec::default());
+        } else if name.eq_ignore_ascii_case(LEVEL_OPTION) {
+            let n = spin(LEVEL_OPTION, value, 1, 8)?;
+            self.level = u8::try_from(n)
+                .ok()
+                .and_then(|n| Level::new(n).ok())
+                .unwrap_or_default();
+        } else if name.eq_ignore_ascii_case(HASH_OPTION) {
+            let mb = spin(HASH_OPTION, value, 1, MAX_HASH_MB)?;
+            self.worker
+                .set_hash(usize::try_from(mb).unwrap_or(DEFAULT_HASH_MB));
+        } else if name.eq_ignore_ascii_case(THREADS_OPTION) {
+            spin(THREADS_OPTION, value, 1, 1)?;
+        } else if name.eq_ignore_ascii_case(MULTIPV_OPTION) {
+            let n = spin(MULTIPV_OPTION, value, 1, MAX_MULTIPV)?;
+            self.multipv = usize::try_from(n).unwrap_or(1);
+        } else {
             return Err(EngineError::UnknownOption {
                 name: name.to_owned(),
             });
         }
-        let value = value.ok_or(EngineError::MissingValue {
-            name: VARIANT_OPTION,
-        })?;
-        self.variant = value.parse()?;
-        // A position of another game means nothing in this one.
-        self.position = Some(PositionSpec::default());
         Ok(())
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {
         self.position = Some(PositionSpec::default());
+        self.worker.searcher().clear();
         Ok(())
     }
 
@@ -185,8 +420,13 @@ impl UciBackend for Engine {
 
     fn go(&mut self, params: &GoParams, reply: &mut Reply<'_>) -> Result<(), EngineError> {
         let Some(depth) = params.perft else {
-            return Err(EngineError::SearchNotBuilt);
+            if params.searchmoves.is_some() {
+                reply.line(format_args!("info string {}", EngineError::SearchMoves));
+            }
+            return self.search(params);
         };
+        // One command at a time: a perft waits for any search to end.
+        self.worker.stop();
         let position = self.position()?;
         let visitor = PerftAfter {
             moves: &position.moves,
@@ -197,6 +437,10 @@ impl UciBackend for Engine {
             reply.line(line);
         }
         Ok(())
+    }
+
+    fn stop(&mut self) {
+        self.worker.stop();
     }
 
     fn display(&mut self, reply: &mut Reply<'_>) -> Result<(), EngineError> {
@@ -218,16 +462,64 @@ mod tests {
     use super::*;
     use crate::games::tests::nim;
 
+    use std::sync::Mutex;
+
+    /// Lines from the session and from the search thread, in the order
+    /// they were written.
+    type Lines = Arc<Mutex<Vec<String>>>;
+
+    fn collector() -> (Lines, LineSink) {
+        let lines: Lines = Arc::default();
+        let into = Arc::clone(&lines);
+        let sink: LineSink = Arc::new(move |l: &str| {
+            into.lock().unwrap().push(l.to_owned());
+        });
+        (lines, sink)
+    }
+
+    /// The session's output, cut into lines for the same sink as the
+    /// search thread's, so their order is the order seen by a GUI.
+    struct SinkWriter {
+        sink: LineSink,
+        buf: Vec<u8>,
+    }
+
+    impl Write for SinkWriter {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.buf.extend_from_slice(bytes);
+            while let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=i).collect();
+                (self.sink)(String::from_utf8_lossy(&line[..i]).as_ref());
+            }
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs a transcript to its end (letting a bounded search finish, as
+    /// the binary does) and returns every line written.
     fn transcript(input: &str) -> (Vec<String>, Engine) {
-        let mut engine = Engine::default();
-        let mut out = Vec::new();
-        uci::run(input.as_bytes(), &mut out, &mut engine).unwrap();
-        let lines = String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .map(str::to_owned)
-            .collect();
+        let (lines, sink) = collector();
+        let mut engine = Engine::new(Arc::clone(&sink));
+        let out = SinkWriter {
+            sink,
+            buf: Vec::new(),
+        };
+        uci::run(input.as_bytes(), out, &mut engine).unwrap();
+        engine.finish();
+        let lines = lines.lock().unwrap().clone();
         (lines, engine)
+    }
+
+    fn legal_after(variant: Variant, moves: &[&str]) -> Vec<String> {
+        let mut game = EngineGame::new(EnginePosition::start(variant));
+        for m in moves {
+            game.play_uci(m).unwrap();
+        }
+        game.position().legal_moves_uci()
     }
 
     #[test]
@@ -245,10 +537,9 @@ mod tests {
 
     #[test]
     fn variant_option_selects_the_game_and_resets_the_position() {
-        let mut engine = Engine {
-            position: None,
-            ..Engine::default()
-        };
+        let (_, sink) = collector();
+        let mut engine = Engine::new(sink);
+        engine.position = None;
         engine.set_option("uci_variant", Some("Xiangqi")).unwrap();
         assert_eq!(engine.variant, Variant::Xiangqi);
         assert_eq!(engine.position, Some(PositionSpec::default()));
@@ -259,28 +550,149 @@ mod tests {
         let (out, engine) = transcript(
             "setoption name UCI_Variant value shogi\n\
              setoption name UCI_Variant\n\
-             setoption name Hash value 64\n",
+             setoption name Contempt value 64\n",
         );
         assert_eq!(
             out,
             [
                 "info string unknown variant \"shogi\" (expected chess, horde, atomic or xiangqi)",
                 "info string option UCI_Variant needs a value",
-                "info string no such option \"Hash\"",
+                "info string no such option \"Contempt\"",
             ]
         );
         assert_eq!(engine.variant, Variant::Chess);
     }
 
     #[test]
-    fn search_is_refused_with_a_bestmove_so_guis_do_not_hang() {
-        let (out, _) = transcript("go depth 3\n");
+    fn go_depth_reports_each_iteration_then_a_legal_bestmove() {
+        let (out, _) = transcript("position startpos moves e2e4\ngo depth 4\n");
+        assert_eq!(out.len(), 5, "{out:?}");
+        for (i, line) in out[..4].iter().enumerate() {
+            let words: Vec<&str> = line.split(' ').collect();
+            assert_eq!(
+                words[..3],
+                ["info", "depth", &(i + 1).to_string()],
+                "{line}"
+            );
+            for key in ["seldepth", "multipv", "score", "nodes", "nps", "time", "pv"] {
+                assert!(words.contains(&key), "{key} missing in {line}");
+            }
+        }
+        let words: Vec<&str> = out[4].split(' ').collect();
+        assert_eq!(words[0], "bestmove");
+        assert!(legal_after(Variant::Chess, &["e2e4"]).contains(&words[1].to_owned()));
+    }
+
+    #[test]
+    fn every_variant_searches_with_its_own_rules() {
+        for variant in Variant::ALL {
+            let (out, _) = transcript(&format!(
+                "setoption name UCI_Variant value {}\nposition startpos\ngo nodes 2000\n",
+                variant.name()
+            ));
+            let best = out
+                .last()
+                .and_then(|l| l.strip_prefix("bestmove "))
+                .map(|l| l.split(' ').next().unwrap_or_default().to_owned())
+                .unwrap_or_else(|| panic!("{variant:?}: {out:?}"));
+            assert!(
+                legal_after(variant, &[]).contains(&best),
+                "{variant:?}: {best}"
+            );
+        }
+    }
+
+    #[test]
+    fn isready_is_answered_while_searching_and_stop_ends_the_search() {
+        let (out, _) = transcript("go infinite\nisready\nstop\nisready\n");
+        let ready: Vec<usize> = out
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| *l == "readyok")
+            .map(|(i, _)| i)
+            .collect();
+        let best = out
+            .iter()
+            .position(|l| l.starts_with("bestmove "))
+            .unwrap_or_else(|| panic!("{out:?}"));
+        assert_eq!(ready.len(), 2, "{out:?}");
+        // The first readyok came while the search ran, before its
+        // bestmove; the second after stop had ended it.
+        assert!(ready[0] < best && best < ready[1], "{out:?}");
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    }
+
+    #[test]
+    fn a_mated_side_answers_bestmove_none() {
+        let (out, _) = transcript("position startpos moves f2f3 e7e5 g2g4 d8h4\ngo depth 3\n");
+        assert_eq!(out, ["bestmove (none)"]);
+    }
+
+    #[test]
+    fn level_hash_threads_and_multipv_options() {
+        let (out, engine) = transcript(
+            "setoption name Level value 3\n\
+             setoption name level value 9\n\
+             setoption name Hash value 8\n\
+             setoption name Threads value 2\n\
+             setoption name MultiPV value 3\n",
+        );
         assert_eq!(
             out,
             [
-                "info string search is not built yet; only `go perft N` works",
-                "bestmove (none)"
+                "info string option Level takes a whole number from 1 to 8, not \"9\"",
+                "info string option Threads takes a whole number from 1 to 1, not \"2\"",
             ]
+        );
+        assert_eq!(engine.level, Level::Three);
+        assert_eq!(engine.multipv, 3);
+        let (out, _) = transcript("setoption name MultiPV value 3\ngo depth 2\n");
+        let lines: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info depth 2 "))
+            .collect();
+        assert_eq!(lines.len(), 3, "{out:?}");
+        assert!(lines[2].contains(" multipv 3 "), "{}", lines[2]);
+    }
+
+    #[test]
+    fn clock_limits_follow_the_side_to_move() {
+        let params = GoParams {
+            wtime: Some(60_000),
+            btime: Some(-5),
+            winc: Some(1000),
+            movestogo: Some(20),
+            ..GoParams::default()
+        };
+        let white = limits(&params, Color::White);
+        assert_eq!(
+            white.clock,
+            Some(Clock {
+                time: Duration::from_secs(60),
+                increment: Duration::from_secs(1),
+                moves_to_go: Some(20)
+            })
+        );
+        // An overrun (negative) clock is no time at all, not a panic.
+        let black = limits(&params, Color::Black);
+        assert_eq!(black.clock.map(|c| c.time), Some(Duration::ZERO));
+        let mate = limits(
+            &GoParams {
+                mate: Some(3),
+                ..GoParams::default()
+            },
+            Color::White,
+        );
+        assert_eq!(mate.depth, Some(5));
+        assert!(
+            limits(
+                &GoParams {
+                    ponder: true,
+                    ..GoParams::default()
+                },
+                Color::White
+            )
+            .infinite
         );
     }
 

@@ -61,7 +61,7 @@ pub trait Evaluate: Game {
     fn move_code(mv: Self::Move) -> u16;
 
     /// The move's `(piece, target)` slot in the history tables, below
-    /// [`HISTORY_SLOTS`].
+    /// 1024 (enough for 7 roles × 90 squares).
     fn history_slot(&self, mv: Self::Move) -> usize;
 
     /// `true` when the side to move has already lost by the game's own

@@ -134,8 +134,8 @@ impl Board {
         Bitboard(self.by_role[Role::Rook as usize].0 | self.by_role[Role::Queen as usize].0)
     }
 
-    /// The square of `color`'s king, if it has exactly one... or the lowest
-    /// one if a setup has several (validation rejects that).
+    /// The square of `color`'s king, if any (the lowest one should a setup
+    /// have several; positions never do).
     #[must_use]
     #[inline(always)]
     pub const fn king_of(&self, color: Color) -> Option<Square> {

@@ -5,6 +5,18 @@
 //! The aliases [`Chess`], [`HordeChess`] and [`AtomicChess`] name the
 //! three positions.
 //!
+//! Input is checked in two steps: [`Setup::from_fen`] reads the text
+//! ([`ParseFenError`]) and [`Position::from_setup`] checks it against the
+//! game ([`PositionError`]); [`Position::from_fen`] does both. Moves in
+//! UCI likewise: [`UciMove`] is syntax, [`UciMove::to_move`] legality.
+//!
+//! FEN is written as Fairy-Stockfish writes it. The en-passant square is
+//! given after a double step exactly when a pawn of the side to move
+//! attacks it (even if that capture is illegal because of a pin) and `-`
+//! otherwise; when reading, a square no pawn attacks is dropped, so both
+//! conventions are accepted and equal positions compare, hash and print
+//! alike. The Zobrist key ([`Position::zobrist`]) includes that square.
+//!
 //! ```
 //! use chessplayx_rules::chess::{Chess, UciMove};
 //!

@@ -204,17 +204,20 @@ pub(crate) fn castling_squares(us: Color, side: CastlingSide) -> (Square, Square
 /// Generates every legal move of `pos` into `sink`.
 #[inline(always)]
 pub(crate) fn generate<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
-    if R::EXPLOSIONS {
-        generate_atomic(pos, sink);
-    } else {
-        generate_standard(pos, sink);
+    // One copy per side to move, so pawn directions and ranks are
+    // constants.
+    match (R::EXPLOSIONS, pos.turn()) {
+        (true, Color::White) => generate_atomic::<R, S, true>(pos, sink),
+        (true, Color::Black) => generate_atomic::<R, S, false>(pos, sink),
+        (false, Color::White) => generate_standard::<R, S, true>(pos, sink),
+        (false, Color::Black) => generate_standard::<R, S, false>(pos, sink),
     }
 }
 
 #[inline(always)]
-fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
+fn generate_standard<R: Rules, S: Sink, const WHITE: bool>(pos: &Position<R>, sink: &mut S) {
     let board = pos.board();
-    let us = pos.turn();
+    let us = if WHITE { Color::White } else { Color::Black };
     let them = us.other();
     let ours = board.by_color(us);
     let theirs = board.by_color(them);
@@ -224,9 +227,8 @@ fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
     let mut target = !ours;
     let mut pins = Bitboard::EMPTY;
     let king = board.king_of(us);
-    let mut checkers = Bitboard::EMPTY;
     if let Some(k) = king {
-        checkers = board.attackers_to(k, them, occ);
+        let checkers = board.attackers_to(k, them, occ);
         let occ_without_king = occ ^ Bitboard::from_square(k);
         let mut king_tos = Bitboard::EMPTY;
         for to in king_attacks(k) & !ours {
@@ -282,7 +284,6 @@ fn generate_standard<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
     } else if let Some(ep) = pos.ep_square() {
         en_passant(board, sink, us, ep, |_, _| true);
     }
-    let _ = checkers;
 }
 
 /// Knight, bishop, rook and queen moves onto `target`, pinned pieces kept
@@ -392,7 +393,7 @@ fn castling<R: Rules, S: Sink>(
 /// What an atomic capture on `to` from `from` removes: the capturer, the
 /// captured piece(s) and every non-pawn around `to`.
 #[inline(always)]
-pub(crate) fn blast(board: &Board, from: Square, to: Square) -> Bitboard {
+fn blast(board: &Board, from: Square, to: Square) -> Bitboard {
     ((king_attacks(to) & board.occupied()).without(board.pawns()))
         | Bitboard::from_square(from)
         | Bitboard::from_square(to)
@@ -428,9 +429,9 @@ fn atomic_capture_legal(
 }
 
 #[inline(always)]
-fn generate_atomic<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S) {
+fn generate_atomic<R: Rules, S: Sink, const WHITE: bool>(pos: &Position<R>, sink: &mut S) {
     let board = pos.board();
-    let us = pos.turn();
+    let us = if WHITE { Color::White } else { Color::Black };
     let them = us.other();
     let (Some(k), Some(tk)) = (board.king_of(us), board.king_of(them)) else {
         return;

@@ -1,0 +1,456 @@
+// Browser tests: playwright-core driving Debian's chromium (never a
+// downloaded browser) against the real `chessplayx serve` with a temporary
+// database and the built web app (web/dist). Screenshots go to
+// web/e2e-artifacts/ (gitignored).
+//
+// Usage (from web/): npm run build && npm run e2e
+// Environment:
+//   CHESSPLAYX_BIN   the server binary (default ../target/release/chessplayx)
+//   CHROMIUM         the browser (default /usr/bin/chromium)
+//   E2E_ONLY         run only the tests whose name contains this text
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(here, '..');
+const artifacts = path.join(web, 'e2e-artifacts');
+mkdirSync(artifacts, { recursive: true });
+const BIN = process.env.CHESSPLAYX_BIN ?? path.resolve(web, '../target/release/chessplayx');
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const tmp = mkdtempSync(path.join(tmpdir(), 'cpx-e2e-'));
+const server = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'e2e.sqlite'), '--web-dir', path.join(web, 'dist')], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+async function waitForServer() {
+  for (let i = 0; i < 150; i++) {
+    try {
+      const r = await fetch(`${base}/api/version`);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer on ${base}`);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  // playwright gives every launch a fresh temporary --user-data-dir
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+const errors = [];
+async function newPage(opts = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 850 }, locale: 'en-US', ...opts });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(15000);
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return page;
+}
+const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+
+/** Number of moves in the move list. */
+const plies = (page) => page.locator('ol.moves li').count();
+async function waitPlies(page, n) {
+  await page.waitForFunction((want) => document.querySelectorAll('ol.moves li').length === want, n, { timeout: 20000 });
+}
+
+/** Types a move in the keyboard field and waits for it to appear. */
+async function typeMove(page, text) {
+  const before = await plies(page);
+  await page.fill('#typed-move', text);
+  await page.press('#typed-move', 'Enter');
+  await waitPlies(page, before + 1);
+}
+
+/** Clicks a square of the board (orientation from the wrap's class). */
+async function clickSquare(page, sq) {
+  const wrap = page.locator('.board-host .cg-wrap').first();
+  const box = await wrap.boundingBox();
+  const xq = await page.locator('.board-host.xq').count();
+  const [w, hgt] = xq ? [9, 10] : [8, 8];
+  const white = await wrap.evaluate((el) => el.classList.contains('orientation-white'));
+  const file = sq.charCodeAt(0) - 97;
+  const rank = Number(sq.slice(1)) - 1;
+  const fx = white ? file : w - 1 - file;
+  const fy = white ? hgt - 1 - rank : rank;
+  await page.mouse.click(box.x + ((fx + 0.5) * box.width) / w, box.y + ((fy + 0.5) * box.height) / hgt);
+}
+async function clickMove(page, from, to) {
+  await clickSquare(page, from);
+  await clickSquare(page, to);
+}
+
+async function startLocal(page, variant, fen) {
+  await page.goto(`${base}/?game=${variant}${fen ? `&fen=${encodeURIComponent(fen)}` : ''}`);
+  await page.click('#start-local');
+  await page.waitForSelector('#typed-move');
+}
+
+async function axe(page, name) {
+  await page.addScriptTag({ path: path.join(web, 'node_modules/axe-core/axe.min.js') });
+  const res = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  });
+  const bad = res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert(bad.length === 0, `${name}: axe violations ${JSON.stringify(bad)}`);
+  return res.length;
+}
+
+const tests = [];
+const test = (name, fn, { online = false } = {}) => tests.push({ name, fn, online });
+
+// --- same device: one game to a finish in each game, with a reload in the middle
+test('same device: chess to checkmate, reload in the middle', async () => {
+  const page = await newPage();
+  await startLocal(page, 'chess');
+  await clickMove(page, 'f2', 'f3');
+  await waitPlies(page, 1);
+  await typeMove(page, 'e5');
+  await page.reload();
+  await waitPlies(page, 2);
+  await typeMove(page, 'g4');
+  await typeMove(page, 'Qh4#');
+  await page.waitForSelector('.result');
+  const text = await page.textContent('.result');
+  assert(/Black wins/.test(text) && /checkmate/.test(text), `result: ${text}`);
+  await shot(page, 'chess-checkmate');
+  await page.goto(base);
+  assert((await page.locator('.saved li').count()) >= 1, 'saved game listed');
+  await page.context().close();
+});
+
+test('same device: atomic explosion ends the game (king blown up), reload in the middle', async () => {
+  const page = await newPage();
+  await startLocal(page, 'atomic');
+  for (const m of ['g1f3', 'd7d5', 'f3e5']) await typeMove(page, m);
+  await page.reload();
+  await waitPlies(page, 3);
+  await typeMove(page, 'a7a6');
+  await clickMove(page, 'e5', 'f7');
+  await waitPlies(page, 5);
+  await page.waitForSelector('.explosion');
+  const ex = await page.textContent('.explosion');
+  assert(/♚/.test(ex) && /♘/.test(ex), `removed pieces shown: ${ex}`);
+  await page.waitForSelector('.result');
+  assert(/exploded|blown/.test(await page.textContent('.result')), 'king exploded reason');
+  await shot(page, 'atomic-explosion');
+  await page.context().close();
+});
+
+test('same device: horde, reload, resignation', async () => {
+  const page = await newPage();
+  await startLocal(page, 'horde');
+  await typeMove(page, 'e5');
+  await typeMove(page, 'e6');
+  await page.reload();
+  await waitPlies(page, 2);
+  await page.click('#resign');
+  await page.click('#dlg-yes');
+  await page.waitForSelector('.result');
+  assert(/Black wins/.test(await page.textContent('.result')), 'white resigned');
+  await page.click('#takeback');
+  await page.waitForFunction(() => !document.querySelector('.result'));
+  await shot(page, 'horde');
+  await page.context().close();
+});
+
+test('same device: xiangqi with a reload, step-through, resignation', async () => {
+  const page = await newPage();
+  await startLocal(page, 'xiangqi');
+  await clickMove(page, 'h3', 'e3');
+  await waitPlies(page, 1);
+  assert((await page.textContent('ol.moves')).includes('C2=5'), 'WXF in the move list');
+  await typeMove(page, 'h10g8');
+  await page.reload();
+  await waitPlies(page, 2);
+  await typeMove(page, 'H2+3');
+  await page.click('.nav button:first-child');
+  await page.keyboard.press('ArrowRight');
+  await shot(page, 'xiangqi-stepped');
+  await page.click('.nav button:nth-child(4)');
+  await page.selectOption('#glyphs', 'western');
+  await page.waitForFunction(() => (document.getElementById('piece-css')?.textContent ?? '').includes(encodeURIComponent('>R</text>')));
+  await shot(page, 'xiangqi-western-glyphs');
+  await page.selectOption('#glyphs', 'native');
+  await page.click('#resign');
+  await page.click('#dlg-yes');
+  await page.waitForSelector('.result');
+  assert(/Red wins/.test(await page.textContent('.result')), 'black resigned');
+  await shot(page, 'xiangqi');
+  await page.context().close();
+});
+
+test('same device: a draw claim appears only when the server says it is claimable', async () => {
+  const page = await newPage();
+  await startLocal(page, 'chess');
+  const shuffle = ['Nf3', 'Nf6', 'Ng1', 'Ng8'];
+  for (const m of [...shuffle, ...shuffle.slice(0, 3)]) await typeMove(page, m);
+  assert((await page.locator('#claim-threefold_repetition').count()) === 0, 'no claim before the third repetition');
+  await typeMove(page, 'Ng8');
+  await page.click('#claim-threefold_repetition');
+  await page.waitForSelector('.result');
+  assert(/Draw/.test(await page.textContent('.result')) && /threefold/.test(await page.textContent('.result')), 'claimed draw');
+  await page.context().close();
+});
+
+test('promotion picker: knight', async () => {
+  const page = await newPage();
+  await startLocal(page, 'chess');
+  for (const m of ['a2a4', 'b7b5', 'a4b5', 'a7a6', 'b5a6', 'c8b7', 'a6b7', 'e7e6']) await typeMove(page, m);
+  await clickMove(page, 'b7', 'a8');
+  await page.waitForSelector('.promotion-picker');
+  await shot(page, 'promotion-picker');
+  await page.click('.promotion-picker .promo-n');
+  await waitPlies(page, 9);
+  assert((await page.textContent('ol.moves')).includes('bxa8=N'), 'underpromotion played');
+  await page.context().close();
+});
+
+test('xiangqi perpetual check warning', async () => {
+  const page = await newPage();
+  const moves = ['h9h10', 'f10f9', 'h10h9', 'f9f10', 'h9h10', 'f10f9', 'h10h9', 'f9f10', 'h9h10', 'f10f9', 'h10h9', 'f9f10'];
+  await startLocal(page, 'xiangqi', '5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1');
+  for (const m of moves) await typeMove(page, m);
+  assert((await page.textContent('.streaks')).match(/checks \d+ of \d+/), 'check streak shown');
+  await page.fill('#typed-move', 'h9h10');
+  await page.press('#typed-move', 'Enter');
+  await page.waitForSelector('dialog.confirm[open]');
+  await shot(page, 'xiangqi-warning');
+  await page.click('#dlg-no');
+  assert((await plies(page)) === 12, 'cancelled move not played');
+  await page.fill('#typed-move', 'h9h10');
+  await page.press('#typed-move', 'Enter');
+  await page.click('#dlg-yes');
+  await page.waitForSelector('.result');
+  assert(/perpetual check/.test(await page.textContent('.result')), 'lost by perpetual check');
+  await page.context().close();
+});
+
+test('against the computer, level 1', async () => {
+  const page = await newPage();
+  await page.goto(`${base}/?game=chess`);
+  await page.selectOption('#ai-level', '1');
+  await page.selectOption('#ai-color', 'white');
+  await page.click('#start-ai');
+  await page.waitForSelector('#typed-move');
+  await typeMove(page, 'e4');
+  await waitPlies(page, 2);
+  await typeMove(page, 'd4');
+  await waitPlies(page, 4);
+  await page.click('#takeback');
+  await waitPlies(page, 2);
+  await shot(page, 'ai-level-1');
+  await page.context().close();
+});
+
+test(
+  'online: invite link, two players and a spectator',
+  async () => {
+    const a = await newPage();
+    await a.goto(`${base}/?game=chess`);
+    await a.selectOption('#friend-clock', '0');
+    await a.selectOption('#friend-color', 'white');
+    await a.click('#create-room');
+    await a.waitForSelector('#invite-link');
+    const invite = await a.inputValue('#invite-link');
+    const spectate = await a.inputValue('#spectate-link');
+    await shot(a, 'online-waiting');
+    await axe(a, 'online room');
+    const b = await newPage();
+    await b.goto(invite);
+    await b.waitForSelector('#connection.conn-open');
+    const c = await newPage();
+    await c.goto(spectate);
+    await c.waitForSelector('text=You are watching');
+    await a.waitForSelector('#typed-move');
+    await clickMove(a, 'e2', 'e4');
+    await waitPlies(b, 1);
+    await typeMove(b, 'e5');
+    await waitPlies(a, 2);
+    await waitPlies(c, 2);
+    // B reloads: the seat token (not the spent invite) brings it back
+    await b.reload();
+    await waitPlies(b, 2);
+    await b.waitForSelector('text=You play Black');
+    // a takeback is an offer online: A asks, B allows, both plies go
+    await a.click('#takeback');
+    await b.click('#takeback-accept');
+    for (const p of [a, b, c]) await waitPlies(p, 0);
+    await typeMove(a, 'd4');
+    await waitPlies(b, 1);
+    await typeMove(b, 'd5');
+    await waitPlies(c, 2);
+    await a.click('#draw-offer');
+    await b.waitForSelector('#draw-accept');
+    await b.click('#draw-decline');
+    await b.click('#resign');
+    await b.click('#dlg-yes');
+    for (const p of [a, b, c]) await p.waitForSelector('.result');
+    assert(/White wins/.test(await c.textContent('.result')), 'spectator sees the result');
+    await shot(a, 'online-a');
+    await shot(b, 'online-b');
+    await shot(c, 'online-spectator');
+    await a.click('#rematch');
+    await b.click('#rematch-accept');
+    await a.waitForSelector('#to-rematch');
+    for (const p of [a, b, c]) await p.context().close();
+  },
+  { online: true },
+);
+
+test(
+  'lobby: a public room is listed with plural-correct counts and can be joined',
+  async () => {
+    const watcher = await newPage();
+    await watcher.goto(base);
+    await watcher.waitForFunction(() => /waiting/.test(document.querySelector('.lobby-counts')?.textContent ?? ''));
+    const a = await newPage();
+    await a.goto(`${base}/?game=atomic`);
+    await a.check('#friend-public');
+    await a.click('#create-room');
+    await a.waitForSelector('#invite-link');
+    await watcher.waitForSelector('.open-rooms a.btn');
+    const counts = await watcher.textContent('.lobby-counts');
+    assert(/\b1 room waiting\b/.test(counts), `singular form: ${counts}`);
+    await watcher.selectOption('#lang', 'pl');
+    await watcher.waitForFunction(() => /pokój czeka/.test(document.querySelector('.lobby-counts')?.textContent ?? ''));
+    await shot(watcher, 'lobby-pl');
+    await watcher.click('.open-rooms a.btn');
+    await watcher.waitForSelector('#connection.conn-open');
+    await a.waitForSelector('#abort');
+    for (const p of [a, watcher]) await p.context().close();
+  },
+  { online: true },
+);
+
+test('same device with a clock: runs after both sides moved, survives a reload', async () => {
+  const page = await newPage();
+  await page.goto(`${base}/?game=chess`);
+  await page.selectOption('#local-clock', '2');
+  await page.click('#start-local');
+  await page.waitForSelector('.clock');
+  assert((await page.textContent('.clock-white')) === '3:00', 'initial clock 3:00');
+  await typeMove(page, 'e4');
+  await typeMove(page, 'e5');
+  await page.waitForSelector('.clock-white.running');
+  await page.waitForTimeout(1500);
+  await page.reload();
+  await page.waitForSelector('.clock-white.running');
+  const left = await page.textContent('.clock-white');
+  assert(/^2:5\d$/.test(left), `white's clock ran: ${left}`);
+  await typeMove(page, 'Nf3');
+  await page.waitForSelector('.clock-black.running');
+  assert(/^(3:00|2:5[89])$/.test(await page.textContent('.clock-black')), 'black still has its time');
+  await page.context().close();
+});
+
+test('languages: switch to each, remembered after reload, plural lobby text', async () => {
+  const page = await newPage();
+  await page.goto(base);
+  const seen = new Set();
+  for (const l of ['vi', 'pl', 'pt', 'en']) {
+    await page.selectOption('#lang', l);
+    await page.waitForFunction((want) => document.documentElement.lang === want, l);
+    const title = await page.textContent('h1');
+    seen.add(title);
+    await shot(page, `lang-${l}`);
+  }
+  assert(seen.size === 4, `four different titles: ${[...seen]}`);
+  await page.selectOption('#lang', 'pl');
+  await page.reload();
+  assert((await page.evaluate(() => document.documentElement.lang)) === 'pl', 'language remembered');
+  await page.context().close();
+});
+
+test('phone width: 375 px, rules pages, accessibility', async () => {
+  const page = await newPage({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+  await page.goto(base);
+  await axe(page, 'home');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 375, `no horizontal scroll on home (${width})`);
+  await shot(page, 'phone-home');
+  await startLocal(page, 'xiangqi');
+  await typeMove(page, 'h3e3');
+  await axe(page, 'game');
+  const w2 = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(w2 <= 375, `no horizontal scroll on the game page (${w2})`);
+  await shot(page, 'phone-xiangqi');
+  await page.goto(`${base}/?game=xiangqi`);
+  await page.click('#create-room');
+  await page.waitForSelector('#invite-link');
+  const w3 = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(w3 <= 375, `no horizontal scroll on the room page (${w3})`);
+  await shot(page, 'phone-room');
+  for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
+    await page.goto(`${base}/rules/${g}`);
+    await page.waitForSelector('article.rules');
+    assert((await page.locator(`a[href="/?game=${g}"]`).count()) >= 1, `rules page links to playing ${g}`);
+    await axe(page, `rules ${g}`);
+    await shot(page, `rules-${g}`);
+  }
+  await page.context().close();
+});
+
+let failed = 0;
+let passed = 0;
+let skipped = 0;
+try {
+  await waitForServer();
+  for (const t of tests) {
+    if (process.env.E2E_ONLY && !t.name.includes(process.env.E2E_ONLY)) continue;
+    const started = Date.now();
+    try {
+      await t.fn();
+      passed++;
+      console.log(`ok   ${t.name} (${Date.now() - started} ms)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${t.name}: ${e.message}`);
+    }
+  }
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+  rmSync(tmp, { recursive: true, force: true });
+}
+if (errors.length) {
+  console.log(`page errors:\n  ${errors.join('\n  ')}`);
+  failed++;
+}
+console.log(`e2e: ${passed} passed, ${failed} failed, ${skipped} skipped; screenshots in ${artifacts}`);
+process.exit(failed ? 1 : 0);

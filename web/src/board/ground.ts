@@ -1,0 +1,206 @@
+/**
+ * The only file that imports chessgroundx: a board that shows what the
+ * server says (position, legal moves as `dests`, last move, check) and
+ * reports the UCI of the move the user makes. No rules here.
+ */
+import { Chessground } from 'chessgroundx';
+import type { Api } from 'chessgroundx/api';
+import type { Config } from 'chessgroundx/config';
+import type * as cg from 'chessgroundx/types';
+import 'chessgroundx/assets/chessground.base.css';
+import 'chessgroundx/assets/chessground.brown.css';
+import cburnett from 'chessgroundx/assets/chessground.cburnett.css?raw';
+import type { Color, MoveInfo } from '../protocol';
+import type { VariantInfo } from '../variants';
+import { squareToKey } from './keys';
+import { westernCss, xiangqiCss } from './pieces';
+
+/** How Xiangqi pieces are drawn. */
+export type GlyphStyle = 'native' | 'western';
+
+let styleEl: HTMLStyleElement | null = null;
+/** Installs (or switches) the piece CSS; called once per glyph choice. */
+export function installPieceCss(glyphs: GlyphStyle): void {
+  if (!styleEl) {
+    styleEl = document.createElement('style');
+    styleEl.id = 'piece-css';
+    document.head.appendChild(styleEl);
+  }
+  styleEl.textContent = westernCss(cburnett) + '\n' + xiangqiCss(glyphs);
+}
+
+/** What to show. */
+export interface BoardView {
+  fen: string;
+  turn: Color;
+  check: boolean;
+  lastMove: { from: string; to: string } | null;
+  /** Legal moves of the side to move (from the server). */
+  moves: readonly MoveInfo[];
+  /** Who may move pieces now: a colour, both (same device), or nobody. */
+  movable: Color | 'both' | null;
+}
+
+/** Board options fixed at creation. */
+export interface BoardOptions {
+  variant: VariantInfo;
+  orientation: Color;
+  viewOnly?: boolean;
+  /** Called with the chosen move's UCI (after the promotion picker when needed). */
+  onMove?: (uci: string) => void;
+  /** Accessible names of promotion pieces (`q` → "Queen"). */
+  pieceName?: (letter: string) => string;
+  /** Accessible name of the board. */
+  label?: string;
+}
+
+/** One chessgroundx board. */
+export class Board {
+  private readonly api: Api;
+  private readonly el: HTMLElement;
+  private moves: readonly MoveInfo[] = [];
+  private picker: HTMLElement | null = null;
+
+  constructor(
+    host: HTMLElement,
+    private readonly opts: BoardOptions,
+  ) {
+    const v = opts.variant;
+    host.classList.add('board-host', `board-${v.dims.width}x${v.dims.height}`);
+    if (v.family === 'xiangqi') host.classList.add('xq');
+    this.el = document.createElement('div');
+    this.el.className = 'cg-wrap';
+    if (opts.label) {
+      host.setAttribute('role', 'img');
+      host.setAttribute('aria-label', opts.label);
+    }
+    host.appendChild(this.el);
+    const config: Config = {
+      fen: v.startFen,
+      orientation: opts.orientation,
+      dimensions: v.dims,
+      viewOnly: opts.viewOnly ?? false,
+      coordinates: false,
+      kingRoles: ['k-piece'],
+      autoCastle: false,
+      highlight: { lastMove: true, check: true },
+      animation: { enabled: true, duration: 200 },
+      premovable: { enabled: false },
+      drawable: { enabled: !opts.viewOnly },
+      movable: {
+        free: false,
+        color: undefined,
+        showDests: true,
+        events: { after: (orig, dest) => this.afterMove(orig, dest) },
+      },
+    };
+    this.api = Chessground(this.el, config);
+  }
+
+  /** Shows a position and its legal moves. */
+  set(view: BoardView): void {
+    this.closePicker();
+    this.moves = view.moves;
+    const dims = this.opts.variant.dims;
+    const dests: cg.Dests = new Map();
+    if (view.movable) {
+      for (const m of view.moves) {
+        const from = squareToKey(m.from, dims) as cg.Key | undefined;
+        const to = squareToKey(m.to, dims) as cg.Key | undefined;
+        if (!from || !to) continue;
+        const list = dests.get(from) ?? [];
+        if (!list.includes(to)) list.push(to);
+        dests.set(from, list);
+      }
+    }
+    const last = view.lastMove
+      ? [squareToKey(view.lastMove.from, dims), squareToKey(view.lastMove.to, dims)].filter((k): k is NonNullable<typeof k> => !!k)
+      : [];
+    this.api.set({
+      fen: view.fen,
+      turnColor: view.turn,
+      check: view.check ? view.turn : false,
+      lastMove: last as cg.Key[],
+      movable: { color: view.movable ?? undefined, dests },
+    });
+    if (!view.lastMove) this.api.set({ lastMove: [] });
+  }
+
+  /** Turns the board round. */
+  flip(): void {
+    this.api.toggleOrientation();
+  }
+
+  /** Current orientation. */
+  orientation(): Color {
+    return this.api.state.orientation;
+  }
+
+  /** Plays the Atomic explosion animation on these squares. */
+  explode(squares: readonly string[]): void {
+    const keys = squares
+      .map((s) => squareToKey(s, this.opts.variant.dims))
+      .filter((k): k is NonNullable<typeof k> => !!k) as cg.Key[];
+    if (keys.length) this.api.explode(keys);
+  }
+
+  /** Removes the board. */
+  destroy(): void {
+    this.closePicker();
+    this.api.destroy();
+  }
+
+  private afterMove(orig: cg.Key, dest: cg.Key): void {
+    const dims = this.opts.variant.dims;
+    const found = this.moves.filter((m) => squareToKey(m.from, dims) === orig && squareToKey(m.to, dims) === dest);
+    if (found.length === 0) return;
+    if (found.length === 1 || !found.some((m) => m.promotion)) {
+      const m = found[0];
+      if (m) this.opts.onMove?.(m.uci);
+      return;
+    }
+    this.openPicker(found);
+  }
+
+  private openPicker(choices: readonly MoveInfo[]): void {
+    this.closePicker();
+    const color = this.api.state.turnColor;
+    const order = this.opts.variant.promotions;
+    const sorted = [...choices].sort((a, b) => order.indexOf(a.promotion ?? '') - order.indexOf(b.promotion ?? ''));
+    const box = document.createElement('div');
+    box.className = 'promotion-picker';
+    box.setAttribute('role', 'dialog');
+    box.setAttribute('aria-label', this.opts.pieceName?.('promotion') ?? 'Promotion');
+    for (const m of sorted) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = `promo promo-${m.promotion ?? ''} ${color}`;
+      b.dataset.uci = m.uci;
+      b.setAttribute('aria-label', this.opts.pieceName?.(m.promotion ?? '') ?? m.promotion ?? '');
+      b.addEventListener('click', () => {
+        this.closePicker();
+        this.opts.onMove?.(m.uci);
+      });
+      box.appendChild(b);
+    }
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'promo-cancel';
+    cancel.textContent = '×';
+    cancel.setAttribute('aria-label', this.opts.pieceName?.('cancel') ?? 'Cancel');
+    cancel.addEventListener('click', () => {
+      this.closePicker();
+      this.api.cancelMove();
+      this.opts.onMove?.('');
+    });
+    box.appendChild(cancel);
+    this.el.parentElement?.appendChild(box);
+    this.picker = box;
+    (box.querySelector('button') as HTMLButtonElement | null)?.focus();
+  }
+
+  private closePicker(): void {
+    this.picker?.remove();
+    this.picker = null;
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOG, LANGS, pickLang, translate, type Key } from '../src/i18n';
+import { en } from '../src/i18n/en';
+import { END_REASONS } from '../src/protocol';
+
+const keys = Object.keys(en) as Key[];
+const placeholders = (s: string): string[] => (s.match(/\{\w+\}/g) ?? []).sort();
+
+describe('translations', () => {
+  it('every language has every key and nothing else', () => {
+    for (const l of LANGS) {
+      const have = Object.keys(CATALOG[l]).sort();
+      expect(have, `keys of ${l}`).toEqual([...keys].sort());
+    }
+  });
+  it('plural messages have every form Intl.PluralRules uses for the language', () => {
+    for (const l of LANGS) {
+      const needed = new Intl.PluralRules(l).resolvedOptions().pluralCategories;
+      for (const k of keys) {
+        const m = CATALOG[l][k];
+        const isPlural = typeof en[k] !== 'string';
+        expect(typeof m !== 'string', `${l}:${k} plural-ness`).toBe(isPlural);
+        if (typeof m === 'string') continue;
+        for (const form of needed) expect(m[form], `${l}:${k}:${form}`).toBeTruthy();
+      }
+    }
+  });
+  it('translations keep the placeholders of English', () => {
+    for (const l of LANGS)
+      for (const k of keys) {
+        const ref = en[k];
+        const m = CATALOG[l][k];
+        const refText = typeof ref === 'string' ? ref : (ref.other ?? '');
+        const forms = typeof m === 'string' ? [m] : Object.values(m);
+        for (const f of forms) expect(placeholders(f ?? ''), `${l}:${k}`).toEqual(placeholders(refText));
+        expect(forms.every((f) => (f ?? '').trim().length > 0), `${l}:${k} empty`).toBe(true);
+      }
+  });
+  it('every protocol end reason and ws error has words', () => {
+    for (const l of LANGS) for (const r of END_REASONS) expect(translate(l, `reason.${r}` as Key)).not.toBe('');
+  });
+  it('Polish picks one/few/many', () => {
+    expect(translate('pl', 'lobby.playing', { count: 1 })).toBe('1 partia w toku');
+    expect(translate('pl', 'lobby.playing', { count: 3 })).toBe('3 partie w toku');
+    expect(translate('pl', 'lobby.playing', { count: 5 })).toBe('5 partii w toku');
+    expect(translate('pl', 'lobby.playing', { count: 22 })).toBe('22 partie w toku');
+    expect(translate('pl', 'lobby.waiting', { count: 12 })).toBe('12 pokojów czeka');
+    expect(translate('en', 'lobby.waiting', { count: 1 })).toBe('1 room waiting');
+    expect(translate('en', 'lobby.waiting', { count: 0 })).toBe('0 rooms waiting');
+    expect(translate('vi', 'saved.moves', { count: 1 })).toBe('1 nước');
+  });
+  it('fills parameters and follows browser preferences', () => {
+    expect(translate('pt', 'home.level', { level: 3 })).toBe('Nível 3');
+    expect(pickLang(['pt-BR', 'en'])).toBe('pt');
+    expect(pickLang(['de-DE', 'pl'])).toBe('pl');
+    expect(pickLang(['fr'])).toBe('en');
+  });
+});
