@@ -123,14 +123,16 @@ struct Game {
     sockets: [Ws; 2],
     legal: Vec<String>,
     acked: Vec<String>,
+    /// The clocks of the last acknowledged move.
+    clock: Value,
 }
 
 fn open_game(server: &Server, variant: &str) -> Game {
-    let (status, body) = server.http(
-        "POST",
-        "/api/rooms",
-        Some(&json!({"variant": variant, "color": "white"})),
-    );
+    open_game_with(server, &json!({"variant": variant, "color": "white"}))
+}
+
+fn open_game_with(server: &Server, body: &Value) -> Game {
+    let (status, body) = server.http("POST", "/api/rooms", Some(body));
     assert_eq!(status, 201, "{body}");
     let room: Value = serde_json::from_str(&body).unwrap();
     let id = room["id"].as_str().unwrap().to_owned();
@@ -154,6 +156,7 @@ fn open_game(server: &Server, variant: &str) -> Game {
         sockets: [white, black],
         legal: moves_of(&state["d"]["moves"]),
         acked: Vec::new(),
+        clock: Value::Null,
     }
 }
 
@@ -168,6 +171,7 @@ fn play_acked(game: &mut Game, k: usize) {
     let ev = mover.expect("move");
     game.legal = moves_of(&ev["d"]["moves"]);
     game.acked.push(uci);
+    game.clock = ev["d"]["clock"].clone();
 }
 
 #[test]
@@ -181,6 +185,17 @@ fn a_killed_server_keeps_every_acknowledged_move() {
 
     let variants = ["chess", "horde", "atomic", "xiangqi"];
     let mut games: Vec<Game> = variants.iter().map(|v| open_game(&server, v)).collect();
+    // A game with a clock: its times must come back as they were at the
+    // last move, the downtime charged to nobody.
+    let mut clocked = open_game_with(
+        &server,
+        &json!({"variant": "chess", "color": "white", "clock": {"minutes": 5, "increment": 0}}),
+    );
+    for k in 0..4 {
+        play_acked(&mut clocked, k);
+    }
+    let stored_clock = clocked.clock.clone();
+    assert_eq!(stored_clock["running"], "white");
     // Knight-ish shuffles keep the games going: the 3rd legal move each
     // time, a different index per game.
     for round in 0..6 {
@@ -197,8 +212,24 @@ fn a_killed_server_keeps_every_acknowledged_move() {
         g.sockets[ply % 2].send(&json!({"t": "move", "d": {"uci": uci, "ply": ply}}));
     }
     server.kill();
+    // Two seconds of downtime, which nobody's clock may lose.
+    std::thread::sleep(Duration::from_secs(2));
 
     let server = Server::start(&db);
+    let mut white = server.ws(&format!(
+        "/ws/room/{}?token={}",
+        clocked.id, clocked.tokens[0]
+    ));
+    let state = white.expect("state");
+    let clock = &state["d"]["clock"];
+    assert_eq!(clock["running"], "white");
+    assert_eq!(clock["black"], stored_clock["black"]);
+    let before = stored_clock["white"].as_u64().unwrap();
+    let now = clock["white"].as_u64().unwrap();
+    assert!(
+        now <= before && before - now < 1_000,
+        "white had {before} ms at the last move and {now} ms after the restart"
+    );
     for g in &mut games {
         let mut white = server.ws(&format!("/ws/room/{}?token={}", g.id, g.tokens[0]));
         let state = white.expect("state");

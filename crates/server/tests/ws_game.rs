@@ -464,3 +464,31 @@ async fn an_ai_room_plays_to_the_end() {
     me.expect("offer").await;
     assert_eq!(me.expect("decline").await["d"]["by"], "black");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_room_leaves_memory_and_comes_back_intact() {
+    let server = TestServer::start_with(
+        |c| chessplayx_server::Config {
+            idle_room: Duration::from_millis(200),
+            ..c
+        },
+        common::first_move_picker(),
+    )
+    .await;
+    let (id, mut white, mut black) = two_players(&server, "chess", None).await;
+    let v = play_line(&mut white, &mut black, 0, &["e2e4", "c7c5"]).await;
+    white.close().await;
+    black.close().await;
+    let mut waited = 0;
+    while server.state.rooms_in_memory() > 0 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        waited += 50;
+        assert!(waited < 5_000, "the room never retired");
+    }
+    // Loaded again on the next visit, with its moves and event number.
+    let mut spectator = server.ws(&format!("/ws/room/{id}")).await;
+    let state = spectator.expect("state").await;
+    assert_eq!(state["d"]["v"].as_u64().unwrap(), v);
+    assert_eq!(state["d"]["history"][1]["san"], "c5");
+    assert_eq!(server.state.rooms_in_memory(), 1);
+}

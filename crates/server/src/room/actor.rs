@@ -239,8 +239,14 @@ impl RoomActor {
 
     // ----- timers -------------------------------------------------------
 
+    /// A room with nobody connected leaves memory after a while unless
+    /// something must happen without anyone: a running clock (its flag
+    /// must fall) or an AI to move. It reloads from the store on the next
+    /// visit.
     fn retirable(&self) -> bool {
-        self.subs.is_empty() && self.state == RoomState::Finished
+        self.subs.is_empty()
+            && self.ai.is_none()
+            && self.clock.as_ref().is_none_or(|c| c.running().is_none())
     }
 
     fn next_deadline(&self) -> Option<Instant> {
