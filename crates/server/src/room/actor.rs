@@ -301,6 +301,7 @@ impl RoomActor {
         if let Some(tx) = self.weak.upgrade() {
             self.shared.registry.remove(&self.id, &RoomHandle { tx });
         }
+        self.tell_lobby_playing(false);
         self.rx.close();
         while let Ok(cmd) = self.rx.try_recv() {
             match cmd {
@@ -1237,6 +1238,12 @@ impl RoomActor {
     // ----- lobby, summary, export --------------------------------------
 
     fn tell_lobby(&self) {
+        self.tell_lobby_playing(self.state == RoomState::Playing);
+    }
+
+    /// Updates the lobby; `playing` says whether the room counts among the
+    /// games being played (a room leaving memory no longer does).
+    fn tell_lobby_playing(&self, playing: bool) {
         let listing = match (&self.lobby_invite, free_seat(&self.seats)) {
             (Some(invite), Some(open_color)) if self.public && self.state == RoomState::Waiting => {
                 Some(Listing {
@@ -1253,7 +1260,7 @@ impl RoomActor {
         self.shared.lobby.update(LobbyUpdate {
             id: self.id.clone(),
             listing,
-            playing: self.state == RoomState::Playing,
+            playing,
         });
     }
 
