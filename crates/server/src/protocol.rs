@@ -499,6 +499,18 @@ mod tests {
             Ok(ClientMsg::Sync { v: 17 })
         );
         assert_eq!(ClientMsg::decode(r#"{"t":"ping"}"#), Ok(ClientMsg::Ping));
+        assert_eq!(
+            ClientMsg::decode(r#"{"t":"abort","d":null}"#),
+            Ok(ClientMsg::Abort)
+        );
+        assert_eq!(
+            ClientMsg::decode(r#"{"d":{"uci":"a2a3","ply":4},"t":"move"}"#),
+            Ok(ClientMsg::Move {
+                uci: "a2a3".into(),
+                ply: 4
+            }),
+            "field order does not matter"
+        );
     }
 
     #[test]
