@@ -379,7 +379,17 @@ class LocalRound extends RoundView {
     this.render();
     const ply = g.moves.length;
     try {
-      const m = await api.aiMove(g.variant, g.startFen, g.moves, g.aiLevel ?? 1);
+      // The server answers `unavailable` when every engine thread is busy
+      // past the move's deadline; that is a reason to wait, not to stop.
+      let m: { uci: string; san: string } | null = null;
+      for (let attempt = 0; m === null; attempt++) {
+        try {
+          m = await api.aiMove(g.variant, g.startFen, g.moves, g.aiLevel ?? 1);
+        } catch (e) {
+          if (!(e instanceof api.ApiError && e.code === 'unavailable') || attempt >= 8) throw e;
+          await new Promise((r) => setTimeout(r, 250 * 2 ** Math.min(attempt, 4)));
+        }
+      }
       this.thinking = false;
       if (g.moves.length === ply && !this.outcome()) this.commit(m.uci, m.san);
     } catch (e) {
