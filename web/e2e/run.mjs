@@ -68,11 +68,16 @@ const browser = await chromium.launch({
 });
 
 const errors = [];
+/** Pages of the running test, for the evidence a failure leaves. */
+let livePages = [];
+let consoleLines = [];
 async function newPage(opts = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1100, height: 850 }, locale: 'en-US', ...opts });
   const page = await ctx.newPage();
+  livePages.push(page);
   page.setDefaultTimeout(15000);
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   return page;
 }
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
@@ -83,16 +88,32 @@ function assert(cond, msg) {
 
 /** Number of moves in the move list. */
 const plies = (page) => page.locator('ol.moves li').count();
-async function waitPlies(page, n) {
-  await page.waitForFunction((want) => document.querySelectorAll('ol.moves li').length === want, n, { timeout: 20000 });
+async function waitPlies(page, n, atLeast = false) {
+  try {
+    await page.waitForFunction(
+      ([want, more]) => {
+        const have = document.querySelectorAll('ol.moves li').length;
+        return have === want || (more && have > want);
+      },
+      [n, atLeast],
+      { timeout: 20000, polling: 50 },
+    );
+  } catch (e) {
+    throw new Error(`waited for ${atLeast ? 'at least ' : ''}${n} moves in the list, it shows ${await plies(page).catch(() => '?')}: ${e.message}`);
+  }
 }
+
+/** Waits until the shown position is not waiting on the server. */
+const idle = (page) => page.waitForSelector('.round[aria-busy="false"]', { timeout: 20000 });
 
 /** Types a move in the keyboard field and waits for it to appear. */
 async function typeMove(page, text) {
+  await idle(page);
   const before = await plies(page);
   await page.fill('#typed-move', text);
   await page.press('#typed-move', 'Enter');
-  await waitPlies(page, before + 1);
+  // at least: against the computer its reply may land before the list is read
+  await waitPlies(page, before + 1, true);
 }
 
 /** Clicks a square of the board (orientation from the wrap's class). */
@@ -272,6 +293,7 @@ test('against the computer, level 1', async () => {
   await waitPlies(page, 2);
   await typeMove(page, 'd4');
   await waitPlies(page, 4);
+  await idle(page);
   await page.click('#takeback');
   await waitPlies(page, 2);
   await shot(page, 'ai-level-1');
@@ -434,6 +456,8 @@ try {
   for (const t of tests) {
     if (process.env.E2E_ONLY && !t.name.includes(process.env.E2E_ONLY)) continue;
     const started = Date.now();
+    livePages = [];
+    consoleLines = [];
     try {
       await t.fn();
       passed++;
@@ -441,6 +465,16 @@ try {
     } catch (e) {
       failed++;
       console.log(`FAIL ${t.name}: ${e.message}`);
+      if (consoleLines.length) console.log(`     console:\n       ${consoleLines.slice(-40).join('\n       ')}`);
+      // what each page showed, in the log (CI keeps no files) and as a screenshot
+      for (const [i, page] of livePages.entries()) {
+        if (page.isClosed()) continue;
+        const text = await page.locator('main').innerText().catch(() => '(no text)');
+        const dbg = await page.evaluate(() => JSON.stringify({ busy: document.querySelector('.round')?.getAttribute('aria-busy'), typed: document.querySelector('#typed-move')?.value, active: document.activeElement?.id || document.activeElement?.tagName })).catch(() => '');
+        console.log(`     state ${dbg}`);
+        console.log(`     page ${i} at ${page.url()}:\n       ${text.replace(/\s*\n\s*/g, ' | ').slice(0, 1500)}`);
+        await page.screenshot({ path: path.join(artifacts, `FAIL-${t.name.replace(/\W+/g, '-')}-${i}.png`), fullPage: true }).catch(() => undefined);
+      }
     }
   }
 } finally {

@@ -55,3 +55,21 @@ export function explosion(v: VariantInfo, beforeFen: string, afterFen: string, f
   if (mover) removed.push(mover);
   return { squares, removed };
 }
+
+/** The side to move after `plies` moves from `startFen` (the standard start when null): the FEN's turn field, flipped once per ply. */
+export function turnAfter(startFen: string | null, plies: number): 'white' | 'black' {
+  const first = startFen?.trim().split(/\s+/)[1] === 'b' ? 'black' : 'white';
+  return plies % 2 === 0 ? first : first === 'white' ? 'black' : 'white';
+}
+
+/**
+ * How many plies a takeback against the computer removes: back to the
+ * human's turn, so their last move and the engine's reply after it. Counted
+ * from the move list, not from the last status the server sent, which can
+ * lag one ply behind while the reply to the engine's move is in flight.
+ */
+export function aiTakebackPlies(startFen: string | null, plies: number, human: 'white' | 'black'): number {
+  const n = turnAfter(startFen, plies) === human ? 2 : 1;
+  // the engine's first move alone is not the human's to take back
+  return n > plies ? 0 : n;
+}

@@ -9,7 +9,7 @@ import { button, go, h } from './dom';
 import { t, type Key } from './i18n';
 import { afterMove, flagged, formatClock, remaining, stop } from './localclock';
 import type { Page } from './main';
-import { explosion, matchTyped } from './moves';
+import { aiTakebackPlies, explosion, matchTyped } from './moves';
 import {
   applyEvent,
   isEvent,
@@ -185,6 +185,7 @@ abstract class RoundView {
 
   /** Re-renders the board (when its position changed) and the panel. */
   render(): void {
+    this.el.setAttribute('aria-busy', String(this.busy()));
     const s = this.shown();
     if (!s || !s.status) {
       this.panel.replaceChildren(h('p', { 'aria-live': 'polite' }, this.notice || t('round.loading')));
@@ -224,6 +225,32 @@ abstract class RoundView {
   }
 
   private clockEls: Partial<Record<Color, HTMLElement>> = {};
+  /** The typed-move form, kept across renders so a half-typed move survives an update. */
+  private typed: { form: HTMLElement; input: HTMLInputElement } | null = null;
+
+  private typedForm(v: VariantInfo): HTMLElement {
+    if (this.typed) return this.typed.form;
+    const input = h('input', { id: 'typed-move', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', placeholder: v.notation === 'wxf' ? 'h3e3 / C2=5' : 'e2e4 / Nf3' }) as HTMLInputElement;
+    const form = h('form', { class: 'typed row' }, h('label', { for: 'typed-move' }, t('round.typeMove')), input, h('button', { type: 'submit' }, t('round.play')));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const m = matchTyped(input.value, this.shown()?.moves ?? []);
+      if (!m) {
+        this.notice = t('round.noSuchMove', { text: input.value });
+        this.render();
+        return;
+      }
+      input.value = '';
+      void this.tryPlay(m.uci);
+    });
+    this.typed = { form, input };
+    return form;
+  }
+
+  /** True while the shown position waits on the server (a status request, the engine's move, an unacknowledged move). */
+  protected busy(): boolean {
+    return false;
+  }
 
   private renderClocks(): void {
     const s = this.shown();
@@ -286,23 +313,11 @@ abstract class RoundView {
     );
     parts.push(nav);
     // typed moves
-    if (!s.outcome && s.movable && this.viewPly === null) {
-      const input = h('input', { id: 'typed-move', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', placeholder: v.notation === 'wxf' ? 'h3e3 / C2=5' : 'e2e4 / Nf3' });
-      const form = h('form', { class: 'typed row' }, h('label', { for: 'typed-move' }, t('round.typeMove')), input, h('button', { type: 'submit' }, t('round.play')));
-      form.addEventListener('submit', (e) => {
-        e.preventDefault();
-        const m = matchTyped(input.value, s.moves);
-        if (!m) {
-          this.notice = t('round.noSuchMove', { text: input.value });
-          this.render();
-          return;
-        }
-        void this.tryPlay(m.uci);
-      });
-      parts.push(form);
-    }
+    if (!s.outcome && s.movable && this.viewPly === null) parts.push(this.typedForm(v));
     parts.push(h('div', { class: 'actions row' }, ...this.actions(s)));
+    const typing = this.typed !== null && document.activeElement === this.typed.input;
     this.panel.replaceChildren(...parts.filter((x): x is HTMLElement => x !== null));
+    if (typing && this.typed?.input.isConnected) this.typed.input.focus();
     const cur = list.querySelector('.current');
     if (cur && 'scrollIntoView' in cur) cur.scrollIntoView({ block: 'nearest' });
   }
@@ -336,6 +351,8 @@ class LocalRound extends RoundView {
   private status: GameStatus | null = null;
   private moves: MoveInfo[] = [];
   private warnings: Warning[] = [];
+  /** The move list `status` describes; not `game.moves` while a refresh is in flight. */
+  private statusFor: readonly string[] | null = null;
   private readonly v: VariantInfo;
 
   constructor(private game: LocalGame) {
@@ -348,15 +365,23 @@ class LocalRound extends RoundView {
     return this.game.outcome ?? this.status?.outcome ?? null;
   }
 
+  protected override busy(): boolean {
+    return this.thinking || this.statusFor !== this.game.moves;
+  }
+
   private save(): void {
     this.game.updatedAt = Date.now();
     store().save(this.game);
   }
 
   private async refresh(): Promise<void> {
+    const asked = this.game.moves;
     try {
-      const r = await api.position(this.game.variant, this.game.startFen, this.game.moves);
+      const r = await api.position(this.game.variant, this.game.startFen, asked);
+      // a move or takeback made meanwhile has its own request in flight
+      if (this.game.moves !== asked) return;
       this.status = r.status;
+      this.statusFor = asked;
       this.moves = r.moves;
       this.warnings = r.warnings;
       this.fenCache.set(this.game.moves.length, r.status.fen);
@@ -435,17 +460,19 @@ class LocalRound extends RoundView {
   protected shown(): Shown | null {
     const g = this.game;
     const clk = g.clock;
+    const fresh = this.statusFor === g.moves;
     return {
       variant: this.v,
       startFen: g.startFen,
       history: g.moves.map((uci, i) => ({ uci, san: g.sans[i] ?? uci })),
       status: this.status,
-      moves: this.moves,
-      warnings: this.warnings,
+      // no moves on a stale status: they would be the previous position's
+      moves: fresh ? this.moves : [],
+      warnings: fresh ? this.warnings : [],
       outcome: this.outcome(),
       clock: clk ? remaining(clk, Date.now()) : null,
       clockRunning: clk?.running ?? null,
-      movable: g.mode === 'ai' ? g.human : 'both',
+      movable: !fresh ? null : g.mode === 'ai' ? g.human : 'both',
       orientation: g.mode === 'ai' ? (g.human ?? 'white') : 'white',
     };
   }
@@ -498,11 +525,8 @@ class LocalRound extends RoundView {
   private takeback(): void {
     const g = this.game;
     if (g.moves.length === 0) return;
-    let n = 1;
-    if (g.mode === 'ai') {
-      // back to the human's turn: their last move and the engine's reply after it
-      n = Math.min(this.status?.turn === g.human ? 2 : 1, g.moves.length);
-    }
+    const n = g.mode === 'ai' && g.human ? aiTakebackPlies(g.startFen, g.moves.length, g.human) : 1;
+    if (n === 0) return;
     g.moves = g.moves.slice(0, -n);
     g.sans = g.sans.slice(0, -n);
     g.outcome = null;
@@ -518,6 +542,10 @@ class OnlineRound extends RoundView {
   private conn: Connection = 'connecting';
   private readonly sock: Socket;
   private pending: { uci: string; ply: number } | null = null;
+
+  protected override busy(): boolean {
+    return this.pending !== null || this.conn !== 'open';
+  }
   private presenceAt = 0;
   private lastSecond = -1;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explosion, matchTyped } from '../src/moves';
+import { aiTakebackPlies, explosion, matchTyped, turnAfter } from '../src/moves';
 import type { MoveInfo } from '../src/protocol';
 import { VARIANT_INFO } from '../src/variants';
 
@@ -73,5 +73,22 @@ describe('explosion', () => {
     const a = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
     expect(explosion(atomic, s, a, 'e2', 'e4')).toBeNull();
     expect(explosion(VARIANT_INFO.chess, s, '8/8/8/8/8/8/8/8 w - - 0 1', 'e2', 'e4')).toBeNull();
+  });
+});
+
+describe('turnAfter and aiTakebackPlies', () => {
+  it('flips the FEN turn once per ply', () => {
+    expect(turnAfter(null, 0)).toBe('white');
+    expect(turnAfter(null, 3)).toBe('black');
+    expect(turnAfter('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 0)).toBe('black');
+    expect(turnAfter('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 1)).toBe('white');
+  });
+  it('removes the reply and the human move on the human turn, only the human move while the engine thinks', () => {
+    expect(aiTakebackPlies(null, 4, 'white')).toBe(2);
+    expect(aiTakebackPlies(null, 3, 'white')).toBe(1);
+    expect(aiTakebackPlies(null, 1, 'black')).toBe(0);
+    expect(aiTakebackPlies(null, 2, 'black')).toBe(1);
+    expect(aiTakebackPlies(null, 3, 'black')).toBe(2);
+    expect(aiTakebackPlies(null, 0, 'white')).toBe(0);
   });
 });
