@@ -18,7 +18,7 @@ use std::{
 use crate::{
     eval::{Evaluate, HISTORY_SLOTS},
     limits::{SearchLimits, TimePlan},
-    score::{EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, Score, from_tt, mate_in, mated_in, to_tt},
+    score::{EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in, to_tt},
     tt::{Bound, TranspositionTable},
 };
 
@@ -819,16 +819,9 @@ impl<G: Evaluate> Searcher<G> {
         if let Some(h) = hit
             && !pv_node
             && h.depth >= depth
+            && let Some(s) = h.cutoff(ply, alpha, beta)
         {
-            let s = from_tt(h.score, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+            return s;
         }
 
         let eval = if in_check {
@@ -1125,16 +1118,9 @@ impl<G: Evaluate> Searcher<G> {
         let hit = self.tt.probe(key);
         if let Some(h) = hit
             && !pv_node
+            && let Some(s) = h.cutoff(ply, alpha, beta)
         {
-            let s = from_tt(h.score, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+            return s;
         }
         let stand = if in_check {
             -INFINITE

@@ -43,6 +43,22 @@ pub(crate) struct Hit {
     pub(crate) bound: Bound,
 }
 
+impl Hit {
+    /// The stored score when it settles the node's window by itself (an
+    /// exact score, or a bound already outside `alpha..beta`), made
+    /// relative to the root again at `ply`.
+    #[inline]
+    pub(crate) fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = crate::score::from_tt(self.score, ply);
+        let cut = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        cut.then_some(s)
+    }
+}
+
 const BUCKET: usize = 4;
 
 /// A fixed-size table of buckets; replacement prefers keeping deep,

@@ -9,8 +9,8 @@ use chessplayx_rules::{
 };
 
 use super::{
-    Evaluate, Tapered,
-    chess8::{self, Weights},
+    Tapered,
+    chess8::{self, Eval8, Weights},
 };
 
 /// Values in Atomic: minor pieces are worth less than in chess (they are
@@ -103,10 +103,10 @@ fn side(board: &Board, us: Color) -> Tapered {
     s - Tapered::new((pressure * 5).min(300), (pressure * 3).min(200))
 }
 
-impl Evaluate for AtomicChess {
-    fn evaluate(&self) -> i32 {
-        let b = self.board();
-        let us = self.turn();
+impl Eval8 for Atomic {
+    fn evaluate(pos: &AtomicChess) -> i32 {
+        let b = pos.board();
+        let us = pos.turn();
         let s = side(b, Color::White) - side(b, Color::Black);
         let mut v = s.blend(chess8::phase(b));
         if us == Color::Black {
@@ -132,14 +132,14 @@ impl Evaluate for AtomicChess {
 
     /// The explosion's balance: what it destroys of the enemy's minus what
     /// it destroys of ours (the capturer always dies).
-    fn gain(&self, mv: Move) -> i32 {
-        if !self.is_capture(mv) {
+    fn gain(pos: &AtomicChess, mv: Move) -> i32 {
+        if !pos.is_capture(mv) {
             return mv.promotion().map_or(0, |r| VALUE[r as usize] - VALUE[0]);
         }
-        let b = self.board();
-        let us = self.turn();
+        let b = pos.board();
+        let us = pos.turn();
         let to = mv.to();
-        let victim = self.captured(mv).map_or(0, |r| VALUE[r as usize]);
+        let victim = pos.captured(mv).map_or(0, |r| VALUE[r as usize]);
         let blast = king_attacks(to) & b.occupied() & !b.pawns();
         let mut g = victim - VALUE[mv.role() as usize];
         for sq in blast {
@@ -156,51 +156,33 @@ impl Evaluate for AtomicChess {
         g
     }
 
-    fn mover_value(&self, _mv: Move) -> i32 {
+    fn mover_value(_pos: &AtomicChess, _mv: Move) -> i32 {
         // The capturer dies in any case: already counted in `gain`.
         0
     }
 
-    fn is_tactical(&self, mv: Move) -> bool {
-        self.is_capture(mv) || mv.promotion() == Some(Role::Queen)
-    }
-
-    fn is_pawn_advance(&self, mv: Move) -> bool {
-        chess8::is_pawn_advance(self.turn(), mv)
-    }
-
-    fn move_code(mv: Move) -> u16 {
-        chess8::move_code(mv)
-    }
-
-    fn history_slot(&self, mv: Move) -> usize {
-        chess8::history_slot(mv)
+    /// Exchanges are not sequences on one square here: the explosion's
+    /// balance is the whole story.
+    fn see_ge(pos: &AtomicChess, mv: Move, threshold: i32) -> bool {
+        Self::gain(pos, mv) >= threshold
     }
 
     /// The king exploded.
-    fn lost(&self) -> bool {
-        self.board().king_of(self.turn()).is_none()
+    fn lost(pos: &AtomicChess) -> bool {
+        pos.board().king_of(pos.turn()).is_none()
     }
 
-    fn no_moves_loses(&self) -> bool {
-        self.is_check()
-    }
-
-    fn dead_draw(&self) -> bool {
-        Atomic::insufficient_material(self.board())
-    }
-
-    fn halfmoves(&self) -> u32 {
-        Self::halfmoves(self)
+    fn dead_draw(pos: &AtomicChess) -> bool {
+        Self::insufficient_material(pos.board())
     }
 
     /// Only with pieces besides pawns, and not while a neighbour of the
     /// king can be captured (passing would lose at once, and the null
     /// search would spend nodes proving it).
-    fn null_move(&self) -> Option<Self> {
-        let b = self.board();
-        if chess8::has_pieces(b, self.turn()) && fuses(b, self.turn()) == 0 {
-            chess8::pass(self)
+    fn null_move(pos: &AtomicChess) -> Option<AtomicChess> {
+        let b = pos.board();
+        if chess8::has_pieces(b, pos.turn()) && fuses(b, pos.turn()) == 0 {
+            chess8::pass(pos)
         } else {
             None
         }
@@ -210,6 +192,7 @@ impl Evaluate for AtomicChess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Evaluate;
 
     fn pos(fen: &str) -> AtomicChess {
         AtomicChess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"))

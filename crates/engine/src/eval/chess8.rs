@@ -10,7 +10,110 @@ use chessplayx_rules::{
     },
 };
 
-use super::Tapered;
+use super::{Evaluate, Tapered};
+
+/// The parts of the evaluation in which the three 8×8 games differ; the
+/// rest of [`Evaluate`] (move codes, history slots, what counts as a
+/// tactical move) is the same for all of them and written once below.
+pub(crate) trait Eval8: Rules {
+    /// [`Evaluate::evaluate`].
+    fn evaluate(pos: &Position<Self>) -> i32;
+
+    /// [`Evaluate::gain`]: the victim and a promotion's gain.
+    fn gain(pos: &Position<Self>, mv: Move) -> i32 {
+        plain_gain(pos, mv)
+    }
+
+    /// [`Evaluate::mover_value`].
+    fn mover_value(_pos: &Position<Self>, mv: Move) -> i32 {
+        SEE_VALUE[mv.role() as usize]
+    }
+
+    /// [`Evaluate::see_ge`]: a real exchange on the target square.
+    fn see_ge(pos: &Position<Self>, mv: Move, threshold: i32) -> bool {
+        see_ge(pos, mv, threshold)
+    }
+
+    /// [`Evaluate::lost`]: never, where only checkmate wins.
+    fn lost(_pos: &Position<Self>) -> bool {
+        false
+    }
+
+    /// [`Evaluate::dead_draw`].
+    fn dead_draw(pos: &Position<Self>) -> bool;
+
+    /// [`Evaluate::null_move`].
+    fn null_move(pos: &Position<Self>) -> Option<Position<Self>>;
+}
+
+impl<R: Eval8> Evaluate for Position<R> {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        R::evaluate(self)
+    }
+
+    #[inline]
+    fn gain(&self, mv: Move) -> i32 {
+        R::gain(self, mv)
+    }
+
+    #[inline]
+    fn mover_value(&self, mv: Move) -> i32 {
+        R::mover_value(self, mv)
+    }
+
+    /// Captures and queen promotions (under-promotions are quiet: they
+    /// matter only when the search reaches them anyway).
+    #[inline]
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.is_capture(mv) || mv.promotion() == Some(Role::Queen)
+    }
+
+    #[inline]
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        R::see_ge(self, mv, threshold)
+    }
+
+    #[inline]
+    fn is_pawn_advance(&self, mv: Move) -> bool {
+        is_pawn_advance(self.turn(), mv)
+    }
+
+    #[inline]
+    fn move_code(mv: Move) -> u16 {
+        move_code(mv)
+    }
+
+    #[inline]
+    fn history_slot(&self, mv: Move) -> usize {
+        history_slot(mv)
+    }
+
+    #[inline]
+    fn lost(&self) -> bool {
+        R::lost(self)
+    }
+
+    /// Checkmate loses; stalemate draws in all three games.
+    #[inline]
+    fn no_moves_loses(&self) -> bool {
+        self.is_check()
+    }
+
+    #[inline]
+    fn dead_draw(&self) -> bool {
+        R::dead_draw(self)
+    }
+
+    #[inline]
+    fn halfmoves(&self) -> u32 {
+        Self::halfmoves(self)
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        R::null_move(self)
+    }
+}
 
 /// Exchange values (centipawns) for SEE and move ordering: the plain
 /// chess values; the king is "priceless".

@@ -6,12 +6,12 @@
 
 use chessplayx_rules::{
     Color,
-    chess::{Bitboard, Board, File, HordeChess, Move, Rank, Role},
+    chess::{Bitboard, Board, File, Horde, HordeChess, Rank, Role},
 };
 
 use super::{
-    Evaluate, Tapered,
-    chess8::{self, Weights},
+    Tapered,
+    chess8::{self, Eval8, Weights},
     standard,
 };
 
@@ -119,9 +119,9 @@ fn width(board: &Board) -> i32 {
     files * 4
 }
 
-impl Evaluate for HordeChess {
-    fn evaluate(&self) -> i32 {
-        let b = self.board();
+impl Eval8 for Horde {
+    fn evaluate(pos: &HordeChess) -> i32 {
+        let b = pos.board();
         let (ws, wu) = chess8::side_terms(b, Color::White, &WHITE);
         let (bs, _) = chess8::side_terms(b, Color::Black, &BLACK);
         let s = ws - bs + black_king_danger(b, wu) + breakthrough(b);
@@ -132,61 +132,25 @@ impl Evaluate for HordeChess {
         if b.by_role(Role::Pawn).count() == 0 {
             v = standard::endgame(b, v);
         }
-        let v = if self.turn() == Color::White { v } else { -v };
+        let v = if pos.turn() == Color::White { v } else { -v };
         v + TEMPO
     }
 
-    fn gain(&self, mv: Move) -> i32 {
-        chess8::plain_gain(self, mv)
-    }
-
-    fn mover_value(&self, mv: Move) -> i32 {
-        chess8::SEE_VALUE[mv.role() as usize]
-    }
-
-    fn is_tactical(&self, mv: Move) -> bool {
-        self.is_capture(mv) || mv.promotion() == Some(Role::Queen)
-    }
-
-    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
-        chess8::see_ge(self, mv, threshold)
-    }
-
-    fn is_pawn_advance(&self, mv: Move) -> bool {
-        chess8::is_pawn_advance(self.turn(), mv)
-    }
-
-    fn move_code(mv: Move) -> u16 {
-        chess8::move_code(mv)
-    }
-
-    fn history_slot(&self, mv: Move) -> usize {
-        chess8::history_slot(mv)
-    }
-
     /// The horde is destroyed.
-    fn lost(&self) -> bool {
-        self.turn() == Color::White && self.board().by_color(Color::White).is_empty()
-    }
-
-    fn no_moves_loses(&self) -> bool {
-        self.is_check()
+    fn lost(pos: &HordeChess) -> bool {
+        pos.turn() == Color::White && pos.board().by_color(Color::White).is_empty()
     }
 
     /// Insufficient material never ends Horde.
-    fn dead_draw(&self) -> bool {
+    fn dead_draw(_pos: &HordeChess) -> bool {
         false
-    }
-
-    fn halfmoves(&self) -> u32 {
-        Self::halfmoves(self)
     }
 
     /// Never for White: pawns cannot lose a tempo, so zugzwang is the
     /// rule rather than the exception.
-    fn null_move(&self) -> Option<Self> {
-        if self.turn() == Color::Black && chess8::has_pieces(self.board(), Color::Black) {
-            chess8::pass(self)
+    fn null_move(pos: &HordeChess) -> Option<HordeChess> {
+        if pos.turn() == Color::Black && chess8::has_pieces(pos.board(), Color::Black) {
+            chess8::pass(pos)
         } else {
             None
         }
@@ -196,6 +160,7 @@ impl Evaluate for HordeChess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Evaluate;
 
     fn eval(fen: &str) -> i32 {
         HordeChess::from_fen(fen)

@@ -5,12 +5,12 @@
 
 use chessplayx_rules::{
     Color,
-    chess::{Board, Chess, Move, Role, Rules, Standard},
+    chess::{Board, Chess, Role, Rules, Standard},
 };
 
 use super::{
-    Evaluate, Tapered,
-    chess8::{self, Weights},
+    Tapered,
+    chess8::{self, Eval8, Weights},
 };
 
 /// Hand-set weights (see docs/strength.md for how they were checked).
@@ -97,64 +97,24 @@ pub(crate) fn endgame(board: &Board, v: i32) -> i32 {
     v
 }
 
-impl Evaluate for Chess {
-    fn evaluate(&self) -> i32 {
-        let b = self.board();
+impl Eval8 for Standard {
+    fn evaluate(pos: &Chess) -> i32 {
+        let b = pos.board();
         let (ws, wu) = chess8::side_terms(b, Color::White, &WEIGHTS);
         let (bs, bu) = chess8::side_terms(b, Color::Black, &WEIGHTS);
         let s = ws - bs + king_safety(b, Color::White, bu) - king_safety(b, Color::Black, wu);
         let v = endgame(b, s.blend(chess8::phase(b)));
-        let v = if self.turn() == Color::White { v } else { -v };
+        let v = if pos.turn() == Color::White { v } else { -v };
         v + TEMPO
     }
 
-    fn gain(&self, mv: Move) -> i32 {
-        chess8::plain_gain(self, mv)
+    fn dead_draw(pos: &Chess) -> bool {
+        Self::insufficient_material(pos.board())
     }
 
-    fn mover_value(&self, mv: Move) -> i32 {
-        chess8::SEE_VALUE[mv.role() as usize]
-    }
-
-    fn is_tactical(&self, mv: Move) -> bool {
-        self.is_capture(mv) || mv.promotion() == Some(Role::Queen)
-    }
-
-    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
-        chess8::see_ge(self, mv, threshold)
-    }
-
-    fn is_pawn_advance(&self, mv: Move) -> bool {
-        chess8::is_pawn_advance(self.turn(), mv)
-    }
-
-    fn move_code(mv: Move) -> u16 {
-        chess8::move_code(mv)
-    }
-
-    fn history_slot(&self, mv: Move) -> usize {
-        chess8::history_slot(mv)
-    }
-
-    fn lost(&self) -> bool {
-        false
-    }
-
-    fn no_moves_loses(&self) -> bool {
-        self.is_check()
-    }
-
-    fn dead_draw(&self) -> bool {
-        Standard::insufficient_material(self.board())
-    }
-
-    fn halfmoves(&self) -> u32 {
-        Self::halfmoves(self)
-    }
-
-    fn null_move(&self) -> Option<Self> {
-        if chess8::has_pieces(self.board(), self.turn()) {
-            chess8::pass(self)
+    fn null_move(pos: &Chess) -> Option<Chess> {
+        if chess8::has_pieces(pos.board(), pos.turn()) {
+            chess8::pass(pos)
         } else {
             None
         }
@@ -164,6 +124,7 @@ impl Evaluate for Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Evaluate;
 
     fn eval(fen: &str) -> i32 {
         Chess::from_fen(fen)
