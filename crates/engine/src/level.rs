@@ -114,13 +114,13 @@ impl Level {
             }
         }
         match self {
-            Self::One => row(1, 1_000, 50, 0, 260, 220, 1),
-            Self::Two => row(2, 4_000, 100, 0, 180, 130, 1),
+            Self::One => row(1, 500, 50, 0, 450, 400, 1),
+            Self::Two => row(2, 2_000, 100, 0, 280, 215, 1),
             Self::Three => row(3, 12_000, 150, 0, 120, 70, 2),
-            Self::Four => row(5, 30_000, 200, 8, 80, 35, 4),
-            Self::Five => row(7, 60_000, 300, 6, 50, 15, 8),
+            Self::Four => row(4, 25_000, 200, 0, 85, 40, 4),
+            Self::Five => row(5, 40_000, 300, 8, 75, 30, 8),
             Self::Six => row(9, 120_000, 400, 4, 25, 5, 16),
-            Self::Seven => row(12, 200_000, 500, 2, 10, 0, 16),
+            Self::Seven => row(14, 400_000, 500, 2, 8, 0, 16),
             Self::Eight => LevelParams {
                 depth: None,
                 nodes: None,
