@@ -99,7 +99,7 @@ async function waitPlies(page, n, atLeast = false) {
       { timeout: 20000, polling: 50 },
     );
   } catch (e) {
-    throw new Error(`waited for ${atLeast ? 'at least ' : ''}${n} moves in the list, it shows ${await plies(page).catch(() => '?')}: ${e.message}`);
+    throw new Error(`waited for ${atLeast ? 'at least ' : ''}${n} moves in the list, it shows ${await plies(page).catch(() => '?')}: ${e.message}`, { cause: e });
   }
 }
 
@@ -246,6 +246,60 @@ test('same device: a draw claim appears only when the server says it is claimabl
   await page.click('#claim-threefold_repetition');
   await page.waitForSelector('.result');
   assert(/Draw/.test(await page.textContent('.result')) && /threefold/.test(await page.textContent('.result')), 'claimed draw');
+  await page.context().close();
+});
+
+/**
+ * The game board's coordinate labels in DOM order, whether the DOM order is
+ * the screen order (files left to right, ranks top to bottom), and for each
+ * king whether the labels of its square (given) line up with it on screen.
+ */
+async function boardCoords(page, kingSquares) {
+  return page.evaluate((squares) => {
+    const host = document.querySelector('.round .board-host');
+    const center = (el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    };
+    const spans = (cls) => Array.from(host.querySelectorAll(`.${cls} span`));
+    const files = spans('coords-files');
+    const ranks = spans('coords-ranks');
+    const ordered =
+      files.every((s, i) => i === 0 || center(s).x > center(files[i - 1]).x) && ranks.every((s, i) => i === 0 || center(s).y > center(ranks[i - 1]).y);
+    const aligned = {};
+    for (const [color, sq] of Object.entries(squares)) {
+      const king = center(host.querySelector(`piece.k-piece.${color}`));
+      const f = center(files.find((s) => s.textContent === sq[0]));
+      const r = center(ranks.find((s) => s.textContent === sq.slice(1)));
+      aligned[color] = Math.abs(f.x - king.x) < 2 && Math.abs(r.y - king.y) < 2;
+    }
+    return { files: files.map((s) => s.textContent).join(' '), ranks: ranks.map((s) => s.textContent).join(' '), ordered, aligned };
+  }, kingSquares);
+}
+
+test('board coordinates: 8×8 and Xiangqi, both orientations, line up with the pieces', async () => {
+  const page = await newPage();
+  const cases = [
+    { game: 'chess', kings: { white: 'e1', black: 'e8' }, files: 'a b c d e f g h', ranks: '8 7 6 5 4 3 2 1' },
+    { game: 'xiangqi', kings: { white: 'e1', black: 'e10' }, files: 'a b c d e f g h i', ranks: '10 9 8 7 6 5 4 3 2 1' },
+  ];
+  const rev = (t) => t.split(' ').toReversed().join(' ');
+  for (const c of cases) {
+    await startLocal(page, c.game);
+    await page.waitForSelector('.round .board-host piece.k-piece.white');
+    for (const [files, ranks] of [
+      [c.files, c.ranks],
+      [rev(c.files), rev(c.ranks)],
+      [c.files, c.ranks],
+    ]) {
+      const got = await boardCoords(page, c.kings);
+      assert(got.files === files && got.ranks === ranks, `${c.game} labels: files "${got.files}", ranks "${got.ranks}"; want "${files}", "${ranks}"`);
+      assert(got.ordered, `${c.game}: labels in screen order`);
+      assert(got.aligned.white && got.aligned.black, `${c.game}: labels line up with the kings ${JSON.stringify(got.aligned)}`);
+      if (files !== c.files) await shot(page, `coords-${c.game}-flipped`);
+      await page.click('#flip');
+    }
+  }
   await page.context().close();
 });
 
@@ -441,6 +495,8 @@ test('phone width: 375 px, rules pages, accessibility', async () => {
   for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
     await page.goto(`${base}/rules/${g}`);
     await page.waitForSelector('article.rules');
+    const firstRank = await page.textContent('figure.diagram .coords-ranks span');
+    assert(firstRank === (g === 'xiangqi' ? '10' : '8'), `rules diagram of ${g} labelled from rank ${firstRank}`);
     assert((await page.locator(`a[href="/?game=${g}"]`).count()) >= 1, `rules page links to playing ${g}`);
     await axe(page, `rules ${g}`);
     await shot(page, `rules-${g}`);
