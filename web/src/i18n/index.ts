@@ -23,6 +23,14 @@ export const CATALOG: Record<Lang, Messages> = { en, vi, pl, pt };
 /** Each language's own name. */
 export const LANG_NAMES: Record<Lang, string> = { en: 'English', vi: 'Tiếng Việt', pl: 'Polski', pt: 'Português' };
 
+/**
+ * The locale whose plural rules and digits a language's messages follow.
+ * `pt` is written in European Portuguese, whose rules put 0 with the
+ * plural ("0 salas"); CLDR's bare `pt` is Brazil's, where 0 takes the
+ * singular form.
+ */
+export const pluralLocale = (l: Lang): string => (l === 'pt' ? 'pt-PT' : l);
+
 const STORE_KEY = 'cpx.lang';
 let current: Lang = 'en';
 const listeners = new Set<() => void>();
@@ -79,9 +87,9 @@ export function translate(l: Lang, key: Key, params: Record<string, string | num
   if (msg === undefined) return '';
   if (typeof msg === 'string') return fill(msg, params);
   const n = typeof params.count === 'number' ? params.count : 0;
-  const form = new Intl.PluralRules(l).select(n);
+  const form = new Intl.PluralRules(pluralLocale(l)).select(n);
   const s = msg[form] ?? msg.other ?? '';
-  return fill(s, { ...params, count: new Intl.NumberFormat(l).format(n) });
+  return fill(s, { ...params, count: new Intl.NumberFormat(pluralLocale(l)).format(n) });
 }
 
 /** A message in the current language. */
