@@ -55,9 +55,9 @@ describe('translations', () => {
     expect(translate('pl', 'saved.moves', { count: 1 })).toBe('1 ruch');
     expect(translate('pl', 'lobby.waiting', { count: 2 })).toBe('2 pokoje czekają');
   });
-  it('European Portuguese: 0 is plural, 1 singular', () => {
-    expect(translate('pt', 'lobby.waiting', { count: 0 })).toBe('0 salas à espera');
-    expect(translate('pt', 'lobby.waiting', { count: 1 })).toBe('1 sala à espera');
+  it('Portuguese: 0 is plural, 1 singular', () => {
+    expect(translate('pt', 'lobby.waiting', { count: 0 })).toBe('0 salas aguardando');
+    expect(translate('pt', 'lobby.waiting', { count: 1 })).toBe('1 sala aguardando');
     expect(translate('pt', 'saved.moves', { count: 2 })).toBe('2 lances');
   });
   it('the draw by timeout against insufficient material has words in every language', () => {

@@ -24,10 +24,9 @@ export const CATALOG: Record<Lang, Messages> = { en, vi, pl, pt };
 export const LANG_NAMES: Record<Lang, string> = { en: 'English', vi: 'Tiếng Việt', pl: 'Polski', pt: 'Português' };
 
 /**
- * The locale whose plural rules and digits a language's messages follow.
- * `pt` is written in European Portuguese, whose rules put 0 with the
- * plural ("0 salas"); CLDR's bare `pt` is Brazil's, where 0 takes the
- * singular form.
+ * The locale whose plural rules a language's counts follow. CLDR's `pt`
+ * puts 0 with the singular ("0 sala"), while Portuguese writes zero with the
+ * plural ("0 salas"); for whole numbers `pt-PT`'s rules say exactly that.
  */
 export const pluralLocale = (l: Lang): string => (l === 'pt' ? 'pt-PT' : l);
 
@@ -89,7 +88,7 @@ export function translate(l: Lang, key: Key, params: Record<string, string | num
   const n = typeof params.count === 'number' ? params.count : 0;
   const form = new Intl.PluralRules(pluralLocale(l)).select(n);
   const s = msg[form] ?? msg.other ?? '';
-  return fill(s, { ...params, count: new Intl.NumberFormat(pluralLocale(l)).format(n) });
+  return fill(s, { ...params, count: new Intl.NumberFormat(l).format(n) });
 }
 
 /** A message in the current language. */
