@@ -17,8 +17,8 @@ export const vi: Messages = {
   'footer.version': 'Phiên bản {version}',
 
   'variant.chess': 'Cờ vua',
-  'variant.horde': 'Horde',
-  'variant.atomic': 'Atomic',
+  'variant.horde': 'Cờ đại quân',
+  'variant.atomic': 'Cờ nguyên tử',
   'variant.xiangqi': 'Cờ tướng',
   'variant.chess.blurb': 'Cờ vua kinh điển.',
   'variant.horde.blurb': 'Ba mươi sáu con tốt trắng xông lên đánh cả một đạo quân đen đầy đủ.',
