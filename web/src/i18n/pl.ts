@@ -22,7 +22,7 @@ export const pl: Messages = {
   'variant.xiangqi': 'Xiangqi',
   'variant.chess.blurb': 'Klasyczne szachy.',
   'variant.horde.blurb': 'Trzydzieści sześć białych pionów szturmuje pełną czarną armię.',
-  'variant.atomic.blurb': 'Każde bicie wywołuje wybuch, który zmiata bierki z sąsiednich pól.',
+  'variant.atomic.blurb': 'Każde bicie wywołuje wybuch, który zmiata z sąsiednich pól wszystko poza pionami.',
   'variant.xiangqi.blurb': 'Szachy chińskie na planszy z rzeką.',
   'side.white': 'Białe',
   'side.black': 'Czarne',

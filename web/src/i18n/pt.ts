@@ -22,7 +22,7 @@ export const pt: Messages = {
   'variant.xiangqi': 'Xiangqi',
   'variant.chess.blurb': 'O xadrez clássico.',
   'variant.horde.blurb': 'Trinta e seis peões brancos contra um exército preto completo.',
-  'variant.atomic.blurb': 'Cada captura provoca uma explosão que varre as casas em volta.',
+  'variant.atomic.blurb': 'Cada captura provoca uma explosão que elimina as peças em volta, menos os peões.',
   'variant.xiangqi.blurb': 'Xadrez chinês, num tabuleiro cortado por um rio.',
   'side.white': 'Brancas',
   'side.black': 'Pretas',

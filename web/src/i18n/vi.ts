@@ -22,7 +22,7 @@ export const vi: Messages = {
   'variant.xiangqi': 'Cờ tướng',
   'variant.chess.blurb': 'Cờ vua kinh điển.',
   'variant.horde.blurb': 'Ba mươi sáu con tốt trắng xông lên đánh cả một đạo quân đen đầy đủ.',
-  'variant.atomic.blurb': 'Mỗi lần bắt quân đều gây ra một vụ nổ quét sạch các ô xung quanh.',
+  'variant.atomic.blurb': 'Mỗi lần bắt quân đều gây ra một vụ nổ, thổi bay mọi quân trừ tốt ở các ô xung quanh.',
   'variant.xiangqi.blurb': 'Cờ tướng Trung Hoa: bàn cờ chia đôi bởi sông, quân đặt trên giao điểm.',
   'side.white': 'Trắng',
   'side.black': 'Đen',
