@@ -10,7 +10,7 @@
 //   E2E_ONLY         run only the tests whose name contains this text
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,50 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'cpx-e2e-'));
 const server = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'e2e.sqlite'), '--web-dir', path.join(web, 'dist')], {
   stdio: ['ignore', 'inherit', 'inherit'],
 });
+
+/**
+ * A TCP relay in front of the server that a test can cut: every connection
+ * through it is destroyed and new ones refused until restored. A page
+ * loaded from `relay.base` loses its WebSocket the way it would on a real
+ * network drop, with no help from the app.
+ */
+async function startRelay() {
+  const open = new Set();
+  let cut = false;
+  const srv = createServer((client) => {
+    if (cut) {
+      client.destroy();
+      return;
+    }
+    const up = connect(port, '127.0.0.1');
+    const pair = [client, up];
+    pair.forEach((x) => open.add(x));
+    client.pipe(up);
+    up.pipe(client);
+    const done = () => pair.forEach((x) => (x.destroy(), open.delete(x)));
+    for (const x of pair) {
+      x.on('error', done);
+      x.on('close', done);
+    }
+  });
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const relay = {
+    base: `http://127.0.0.1:${srv.address().port}`,
+    cut() {
+      cut = true;
+      for (const x of open) x.destroy();
+      open.clear();
+    },
+    restore() {
+      cut = false;
+    },
+    close() {
+      this.cut();
+      srv.close();
+    },
+  };
+  return relay;
+}
 
 async function waitForServer() {
   for (let i = 0; i < 150; i++) {
@@ -86,6 +130,9 @@ function assert(cond, msg) {
   if (!cond) throw new Error(`assertion failed: ${msg}`);
 }
 
+/** The move list as text, one space between moves. */
+const moveList = (page) => page.evaluate(() => Array.from(document.querySelectorAll('ol.moves li'), (li) => li.textContent.trim()).join(' '));
+
 /** Number of moves in the move list. */
 const plies = (page) => page.locator('ol.moves li').count();
 async function waitPlies(page, n, atLeast = false) {
@@ -99,7 +146,7 @@ async function waitPlies(page, n, atLeast = false) {
       { timeout: 20000, polling: 50 },
     );
   } catch (e) {
-    throw new Error(`waited for ${atLeast ? 'at least ' : ''}${n} moves in the list, it shows ${await plies(page).catch(() => '?')}: ${e.message}`);
+    throw new Error(`waited for ${atLeast ? 'at least ' : ''}${n} moves in the list, it shows ${await plies(page).catch(() => '?')}: ${e.message}`, { cause: e });
   }
 }
 
@@ -132,6 +179,66 @@ async function clickSquare(page, sq) {
 async function clickMove(page, from, to) {
   await clickSquare(page, from);
   await clickSquare(page, to);
+}
+
+/** Screen centre of a square (orientation from the wrap's class). */
+async function squareCenter(page, sq) {
+  const board = page.locator('.board-host cg-board').first();
+  const box = await board.boundingBox();
+  const xq = await page.locator('.board-host.xq').count();
+  const [w, hgt] = xq ? [9, 10] : [8, 8];
+  const white = await page.locator('.board-host .cg-wrap').first().evaluate((el) => el.classList.contains('orientation-white'));
+  const file = sq.charCodeAt(0) - 97;
+  const rank = Number(sq.slice(1)) - 1;
+  const fx = white ? file : w - 1 - file;
+  const fy = white ? hgt - 1 - rank : rank;
+  return { x: box.x + ((fx + 0.5) * box.width) / w, y: box.y + ((fy + 0.5) * box.height) / hgt };
+}
+
+/** Drags the piece on `from` to `to` with the mouse (down, moves, up): no clicks. */
+async function dragMove(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** The piece chessgroundx shows on a square as `colour role` (`white k-piece`), or null; rank 10 is ':' there. */
+const pieceOn = (page, sq) =>
+  page.evaluate((key) => {
+    const p = Array.from(document.querySelectorAll('.board-host cg-board piece')).find((el) => el.cgKey === key && !el.classList.contains('ghost'));
+    return p ? Array.from(p.classList).filter((c) => c === 'white' || c === 'black' || c.endsWith('-piece')).join(' ') : null;
+  }, sq.replace(/10$/, ':'));
+
+/** Waits until a square shows this piece (class list as chessgroundx writes it). */
+const waitPiece = (page, sq, cls) =>
+  page.waitForFunction(
+    ([key, want]) => Array.from(document.querySelectorAll('.board-host cg-board piece')).some((el) => el.cgKey === key && want.split(' ').every((c) => el.classList.contains(c))),
+    [sq.replace(/10$/, ':'), cls],
+    { polling: 50 },
+  );
+
+/**
+ * A's room (no clock, A White) joined by B through the invite link; both
+ * connected. B loads from `bBase` (a relay) and runs `bInit` first if given.
+ */
+async function onlinePair(game = 'chess', { bBase = base, bInit = null } = {}) {
+  const a = await newPage();
+  await a.goto(`${base}/?game=${game}`);
+  await a.selectOption('#friend-clock', '0');
+  await a.selectOption('#friend-color', 'white');
+  await a.click('#create-room');
+  await a.waitForSelector('#invite-link');
+  const invite = await a.inputValue('#invite-link');
+  const b = await newPage();
+  if (bInit) await b.addInitScript(bInit);
+  await b.goto(invite.replace(base, bBase));
+  await b.waitForSelector('#connection.conn-open');
+  await a.waitForSelector('#typed-move');
+  return { a, b };
 }
 
 async function startLocal(page, variant, fen) {
@@ -224,10 +331,6 @@ test('same device: xiangqi with a reload, step-through, resignation', async () =
   await page.keyboard.press('ArrowRight');
   await shot(page, 'xiangqi-stepped');
   await page.click('.nav button:nth-child(4)');
-  await page.selectOption('#glyphs', 'western');
-  await page.waitForFunction(() => (document.getElementById('piece-css')?.textContent ?? '').includes(encodeURIComponent('>R</text>')));
-  await shot(page, 'xiangqi-western-glyphs');
-  await page.selectOption('#glyphs', 'native');
   await page.click('#resign');
   await page.click('#dlg-yes');
   await page.waitForSelector('.result');
@@ -246,6 +349,153 @@ test('same device: a draw claim appears only when the server says it is claimabl
   await page.click('#claim-threefold_repetition');
   await page.waitForSelector('.result');
   assert(/Draw/.test(await page.textContent('.result')) && /threefold/.test(await page.textContent('.result')), 'claimed draw');
+  await page.context().close();
+});
+
+/**
+ * The game board's coordinate labels in DOM order, whether the DOM order is
+ * the screen order (files left to right, ranks top to bottom), and for each
+ * king whether the labels of its square (given) line up with it on screen.
+ */
+async function boardCoords(page, kingSquares) {
+  return page.evaluate((squares) => {
+    const host = document.querySelector('.round .board-host');
+    const center = (el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    };
+    const spans = (cls) => Array.from(host.querySelectorAll(`.${cls} span`));
+    const files = spans('coords-files');
+    const ranks = spans('coords-ranks');
+    const ordered =
+      files.every((s, i) => i === 0 || center(s).x > center(files[i - 1]).x) && ranks.every((s, i) => i === 0 || center(s).y > center(ranks[i - 1]).y);
+    const aligned = {};
+    for (const [color, sq] of Object.entries(squares)) {
+      const king = center(host.querySelector(`piece.k-piece.${color}`));
+      const f = center(files.find((s) => s.textContent === sq[0]));
+      const r = center(ranks.find((s) => s.textContent === sq.slice(1)));
+      aligned[color] = Math.abs(f.x - king.x) < 2 && Math.abs(r.y - king.y) < 2;
+    }
+    return { files: files.map((s) => s.textContent).join(' '), ranks: ranks.map((s) => s.textContent).join(' '), ordered, aligned };
+  }, kingSquares);
+}
+
+test('board coordinates: 8×8 and Xiangqi, both orientations, line up with the pieces', async () => {
+  const page = await newPage();
+  const cases = [
+    { game: 'chess', kings: { white: 'e1', black: 'e8' }, files: 'a b c d e f g h', ranks: '8 7 6 5 4 3 2 1' },
+    { game: 'xiangqi', kings: { white: 'e1', black: 'e10' }, files: 'a b c d e f g h i', ranks: '10 9 8 7 6 5 4 3 2 1' },
+  ];
+  const rev = (t) => t.split(' ').toReversed().join(' ');
+  for (const c of cases) {
+    await startLocal(page, c.game);
+    await page.waitForSelector('.round .board-host piece.k-piece.white');
+    for (const [files, ranks] of [
+      [c.files, c.ranks],
+      [rev(c.files), rev(c.ranks)],
+      [c.files, c.ranks],
+    ]) {
+      const got = await boardCoords(page, c.kings);
+      assert(got.files === files && got.ranks === ranks, `${c.game} labels: files "${got.files}", ranks "${got.ranks}"; want "${files}", "${ranks}"`);
+      assert(got.ordered, `${c.game}: labels in screen order`);
+      assert(got.aligned.white && got.aligned.black, `${c.game}: labels line up with the kings ${JSON.stringify(got.aligned)}`);
+      if (files !== c.files) await shot(page, `coords-${c.game}-flipped`);
+      await page.click('#flip');
+    }
+  }
+  await page.context().close();
+});
+
+test('drag and drop: an illegal drop snaps back, legal drags play (8×8 and Xiangqi)', async () => {
+  const page = await newPage();
+  await startLocal(page, 'chess');
+  await idle(page);
+  await dragMove(page, 'e2', 'e5');
+  await waitPiece(page, 'e2', 'white p-piece');
+  assert((await plies(page)) === 0, 'illegal drop played nothing');
+  await dragMove(page, 'e2', 'e4');
+  await waitPlies(page, 1);
+  await idle(page);
+  await dragMove(page, 'g8', 'f6');
+  await waitPlies(page, 2);
+  assert((await moveList(page)) === 'e4 Nf6', 'SAN of the dragged moves');
+  assert((await pieceOn(page, 'f6')) === 'black n-piece' && (await pieceOn(page, 'g8')) === null, 'the knight stands on f6');
+  await startLocal(page, 'xiangqi');
+  await idle(page);
+  await dragMove(page, 'h3', 'e3');
+  await waitPlies(page, 1);
+  await idle(page);
+  await dragMove(page, 'b10', 'c8'); // rank 10 on the board's top edge
+  await waitPlies(page, 2);
+  assert((await moveList(page)) === 'C2=5 H2+3', 'WXF of the dragged moves');
+  assert((await pieceOn(page, 'c8')) === 'black n-piece' && (await pieceOn(page, 'e3')) === 'white c-piece', 'the pieces stand where they were dropped');
+  await page.context().close();
+});
+
+test('keyboard: arrows step through the moves, Home and End jump, the board follows', async () => {
+  const page = await newPage();
+  await startLocal(page, 'chess');
+  await clickMove(page, 'e2', 'e4');
+  await waitPlies(page, 1);
+  for (const m of ['e5', 'Nf3', 'Nc6']) await typeMove(page, m);
+  const current = () => page.evaluate(() => document.querySelector('ol.moves .current')?.textContent ?? null);
+  // arrows typed into the move field are the field's
+  await page.focus('#typed-move');
+  await page.keyboard.press('ArrowLeft');
+  assert((await current()) === 'Nc6', 'arrows in the move field do not step');
+  // focus on the page itself, as after a move made on the board
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await page.keyboard.press('ArrowLeft');
+  await waitPiece(page, 'b8', 'black n-piece');
+  await waitPiece(page, 'f3', 'white n-piece');
+  assert((await current()) === 'Nf3', `one back: ${await current()}`);
+  assert((await page.locator('#typed-move').count()) === 0, 'no typing while looking at an earlier position');
+  await page.keyboard.press('ArrowLeft');
+  await waitPiece(page, 'g1', 'white n-piece');
+  assert((await current()) === 'e5', `two back: ${await current()}`);
+  await page.keyboard.press('Home');
+  await waitPiece(page, 'e2', 'white p-piece');
+  await waitPiece(page, 'e7', 'black p-piece');
+  assert((await current()) === null, 'start position: no move marked');
+  await page.keyboard.press('ArrowLeft'); // nothing before the start
+  await page.keyboard.press('ArrowRight');
+  await waitPiece(page, 'e4', 'white p-piece');
+  assert((await pieceOn(page, 'e7')) === 'black p-piece' && (await current()) === 'e4', `after 1.e4: ${await current()}, e7 ${await pieceOn(page, 'e7')}`);
+  await page.keyboard.press('End');
+  await waitPiece(page, 'c6', 'black n-piece');
+  await page.waitForSelector('#typed-move');
+  await page.keyboard.press('ArrowRight'); // nothing after the live position
+  assert((await current()) === 'Nc6', 'End is the live position');
+  await typeMove(page, 'Bb5');
+  await page.context().close();
+});
+
+/** The text drawn on the Xiangqi piece of a square (from its background image), or null. */
+const glyphOn = (page, sq) =>
+  page.evaluate((key) => {
+    const p = Array.from(document.querySelectorAll('.board-host cg-board piece')).find((el) => el.cgKey === key);
+    const m = p && /<text[^>]*>([^<]*)<\/text>/.exec(decodeURIComponent(getComputedStyle(p).backgroundImage));
+    return m ? m[1] : null;
+  }, sq.replace(/10$/, ':'));
+
+test('xiangqi pieces: the Western-letter setting redraws the pieces and is remembered', async () => {
+  const page = await newPage();
+  await startLocal(page, 'xiangqi');
+  await page.waitForSelector('.board-host cg-board piece');
+  const seen = async () => [await glyphOn(page, 'a1'), await glyphOn(page, 'b10'), await glyphOn(page, 'e1'), await glyphOn(page, 'h8')].join(' ');
+  assert((await seen()) === '俥 馬 帥 砲', `Chinese characters by default: ${await seen()}`);
+  await page.selectOption('#glyphs', 'western');
+  await page.waitForFunction(() => (document.getElementById('piece-css')?.textContent ?? '').includes(encodeURIComponent('>R</text>')));
+  assert((await seen()) === 'R H K C', `Western letters: ${await seen()}`);
+  await shot(page, 'xiangqi-western-glyphs');
+  await page.reload();
+  await page.waitForSelector('.board-host cg-board piece');
+  assert((await page.inputValue('#glyphs')) === 'western', 'the setting survives a reload');
+  assert((await seen()) === 'R H K C', `still letters after the reload: ${await seen()}`);
+  await page.selectOption('#glyphs', 'native');
+  await page.reload();
+  await page.waitForSelector('.board-host cg-board piece');
+  assert((await seen()) === '俥 馬 帥 砲', `back to characters: ${await seen()}`);
   await page.context().close();
 });
 
@@ -356,6 +606,87 @@ test(
 );
 
 test(
+  'online: the connection drops, the indicator says so, the reconnection replays the opponent\'s move',
+  async () => {
+    const relay = await startRelay();
+    try {
+      // counts B's connection attempts (the app's own WebSocket, only counted)
+      const bInit = () => {
+        const Native = window.WebSocket;
+        window.__wsAttempts = 0;
+        window.WebSocket = class extends Native {
+          constructor(...args) {
+            super(...args);
+            window.__wsAttempts++;
+          }
+        };
+      };
+      const { a, b } = await onlinePair('chess', { bBase: relay.base, bInit });
+      await clickMove(a, 'e2', 'e4');
+      await waitPlies(b, 1);
+      await typeMove(b, 'e5');
+      await waitPlies(a, 2);
+      // a mark that a reload would wipe: the reconnection must happen in this page
+      await b.evaluate(() => (window.__sameDocument = true));
+      const attempts = await b.evaluate(() => window.__wsAttempts);
+      // the network goes: B's connections are cut and the browser knows it is offline
+      relay.cut();
+      await b.context().setOffline(true);
+      await b.waitForSelector('#connection:not(.conn-open)');
+      assert(/Connection lost|Connecting/.test(await b.textContent('#connection')), `indicator: ${await b.textContent('#connection')}`);
+      assert((await b.getAttribute('.round', 'aria-busy')) === 'true', 'the board waits while disconnected');
+      await a.waitForSelector('text=Your opponent has disconnected');
+      // A plays while B is away
+      await typeMove(a, 'Nf3');
+      await shot(b, 'online-offline');
+      assert((await plies(b)) === 2, 'B cannot see the move while offline');
+      // two reconnection attempts failed (0.5 s and 1 s into the backoff); the next would be 2 s away
+      await b.waitForFunction((n) => window.__wsAttempts >= n + 2 && !document.querySelector('#connection.conn-connecting'), attempts, { polling: 20 });
+      // the network comes back: the socket reconnects at once with its last v and gets the missed move
+      const back = Date.now();
+      relay.restore();
+      await b.context().setOffline(false);
+      await b.waitForSelector('#connection.conn-open');
+      await waitPlies(b, 3);
+      const took = Date.now() - back;
+      assert((await moveList(b)) === 'e4 e5 Nf3', `B got the missed move: ${await moveList(b)}`);
+      assert(await b.evaluate(() => window.__sameDocument === true), 'no reload: the socket reconnected by itself');
+      assert(took < 1500, `reconnected as soon as the browser was back online (${took} ms), not at the end of the backoff`);
+      await a.waitForFunction(() => !/opponent has disconnected/.test(document.querySelector('main')?.textContent ?? ''));
+      await typeMove(b, 'Nc6');
+      await waitPlies(a, 4);
+      for (const p of [a, b]) await p.context().close();
+    } finally {
+      relay.close();
+    }
+  },
+  { online: true },
+);
+
+test(
+  'online: a draw offer accepted ends the game as a draw on both pages',
+  async () => {
+    const { a, b } = await onlinePair('xiangqi');
+    await typeMove(a, 'h3e3');
+    await waitPlies(b, 1);
+    await typeMove(b, 'h10g8');
+    await waitPlies(a, 2);
+    await b.click('#draw-offer');
+    await a.waitForSelector('#draw-accept');
+    await a.click('#draw-accept');
+    for (const p of [a, b]) {
+      await p.waitForSelector('.result');
+      const text = await p.textContent('.result');
+      assert(/^Draw\b/.test(text) && /by agreement/.test(text), `result: ${text}`);
+      assert((await p.locator('#typed-move').count()) === 0, 'no more moves after the draw');
+    }
+    await shot(a, 'online-draw');
+    for (const p of [a, b]) await p.context().close();
+  },
+  { online: true },
+);
+
+test(
   'lobby: a public room is listed with plural-correct counts and can be joined',
   async () => {
     const watcher = await newPage();
@@ -441,6 +772,8 @@ test('phone width: 375 px, rules pages, accessibility', async () => {
   for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
     await page.goto(`${base}/rules/${g}`);
     await page.waitForSelector('article.rules');
+    const firstRank = await page.textContent('figure.diagram .coords-ranks span');
+    assert(firstRank === (g === 'xiangqi' ? '10' : '8'), `rules diagram of ${g} labelled from rank ${firstRank}`);
     assert((await page.locator(`a[href="/?game=${g}"]`).count()) >= 1, `rules page links to playing ${g}`);
     await axe(page, `rules ${g}`);
     await shot(page, `rules-${g}`);

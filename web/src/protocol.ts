@@ -30,6 +30,7 @@ export const END_REASONS = [
   'effective_rule',
   'resignation',
   'timeout',
+  'timeout_vs_insufficient_material',
   'draw_agreement',
   'aborted',
   'abandoned',

@@ -109,15 +109,25 @@ abstract class RoundView {
   constructor() {
     this.el.append(h('div', { class: 'board-col' }, this.boardHost, this.below), this.panel);
     this.timer = setInterval(() => this.tick(), 200);
-    this.el.addEventListener('keydown', (e) => {
-      const tgt = e.target as HTMLElement | null;
-      if (tgt && (tgt.tagName === 'INPUT' || tgt.tagName === 'SELECT')) return;
-      if (e.key === 'ArrowLeft') this.step(-1);
-      else if (e.key === 'ArrowRight') this.step(1);
-      else return;
-      e.preventDefault();
-    });
+    // on the document, not the page: after a move made on the board the focus is on <body>
+    document.addEventListener('keydown', this.onKey);
   }
+
+  /** ← → step through the moves, Home and End jump to the start and the live position. */
+  private readonly onKey = (e: KeyboardEvent): void => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const tgt = e.target as HTMLElement | null;
+    if (tgt && (tgt.tagName === 'INPUT' || tgt.tagName === 'SELECT' || tgt.tagName === 'TEXTAREA' || tgt.isContentEditable)) return;
+    if (document.querySelector('dialog[open], .promotion-picker')) return;
+    const s = this.shown();
+    if (!s) return;
+    if (e.key === 'ArrowLeft') this.step(-1);
+    else if (e.key === 'ArrowRight') this.step(1);
+    else if (e.key === 'Home') this.goto(0);
+    else if (e.key === 'End') this.goto(s.history.length);
+    else return;
+    e.preventDefault();
+  };
 
   protected abstract shown(): Shown | null;
   protected abstract play(uci: string): void;
@@ -128,6 +138,7 @@ abstract class RoundView {
   }
 
   destroy(): void {
+    document.removeEventListener('keydown', this.onKey);
     clearInterval(this.timer);
     this.board?.destroy();
   }

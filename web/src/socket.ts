@@ -1,6 +1,7 @@
 /**
- * A WebSocket that reconnects by itself (backoff up to 8 s), passing the
- * last applied event number `v` so the server replays what was missed.
+ * A WebSocket that reconnects by itself (backoff up to 8 s, or at once when
+ * the browser reports the network back), passing the last applied event
+ * number `v` so the server replays what was missed.
  */
 import { ProtocolError, parseServerMsg, type ClientMsg, type ServerMsg } from './protocol';
 
@@ -28,8 +29,18 @@ export class Socket {
   private queue: ClientMsg[] = [];
 
   constructor(private readonly opts: SocketOptions) {
+    if (typeof addEventListener === 'function') addEventListener('online', this.onOnline);
     this.connect();
   }
+
+  /** The browser says the network is back: try now rather than at the end of the backoff (up to 8 s). */
+  private readonly onOnline = (): void => {
+    if (this.closed || this.ws) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.retry = 0;
+    this.connect();
+  };
 
   private connect(): void {
     if (this.closed) return;
@@ -82,6 +93,7 @@ export class Socket {
   /** Closes for good. */
   close(): void {
     this.closed = true;
+    if (typeof removeEventListener === 'function') removeEventListener('online', this.onOnline);
     if (this.timer) clearTimeout(this.timer);
     this.ws?.close();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG, LANGS, pickLang, translate, type Key } from '../src/i18n';
+import { CATALOG, LANGS, pickLang, pluralLocale, translate, type Key } from '../src/i18n';
 import { en } from '../src/i18n/en';
 import { END_REASONS } from '../src/protocol';
 
@@ -15,7 +15,7 @@ describe('translations', () => {
   });
   it('plural messages have every form Intl.PluralRules uses for the language', () => {
     for (const l of LANGS) {
-      const needed = new Intl.PluralRules(l).resolvedOptions().pluralCategories;
+      const needed = new Intl.PluralRules(pluralLocale(l)).resolvedOptions().pluralCategories;
       for (const k of keys) {
         const m = CATALOG[l][k];
         const isPlural = typeof en[k] !== 'string';
@@ -48,6 +48,21 @@ describe('translations', () => {
     expect(translate('en', 'lobby.waiting', { count: 1 })).toBe('1 room waiting');
     expect(translate('en', 'lobby.waiting', { count: 0 })).toBe('0 rooms waiting');
     expect(translate('vi', 'saved.moves', { count: 1 })).toBe('1 nước');
+  });
+  it('Polish 12–14 take the "many" form, 0 too; 2–4 and 22–24 "few"', () => {
+    for (const n of [0, 5, 11, 12, 13, 14, 15, 21, 25, 112]) expect(translate('pl', 'saved.moves', { count: n })).toBe(`${n} ruchów`);
+    for (const n of [2, 3, 4, 22, 23, 24, 102]) expect(translate('pl', 'saved.moves', { count: n })).toBe(`${n} ruchy`);
+    expect(translate('pl', 'saved.moves', { count: 1 })).toBe('1 ruch');
+    expect(translate('pl', 'lobby.waiting', { count: 2 })).toBe('2 pokoje czekają');
+  });
+  it('Portuguese: 0 is plural, 1 singular', () => {
+    expect(translate('pt', 'lobby.waiting', { count: 0 })).toBe('0 salas aguardando');
+    expect(translate('pt', 'lobby.waiting', { count: 1 })).toBe('1 sala aguardando');
+    expect(translate('pt', 'saved.moves', { count: 2 })).toBe('2 lances');
+  });
+  it('the draw by timeout against insufficient material has words in every language', () => {
+    const seen = new Set(LANGS.map((l) => translate(l, 'reason.timeout_vs_insufficient_material')));
+    expect(seen.size).toBe(LANGS.length);
   });
   it('fills parameters and follows browser preferences', () => {
     expect(translate('pt', 'home.level', { level: 3 })).toBe('Nível 3');

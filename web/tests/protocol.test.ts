@@ -111,6 +111,10 @@ describe('parseServerMsg', () => {
     expect(p.warnings[0]?.loses).toBe(true);
     expect(p.warnings[0]?.outcome?.reason).toBe('perpetual_check');
   });
+  it('accepts the draw when time runs out against insufficient material', () => {
+    const m = parseServerMsg('{"t":"end","v":9,"d":{"outcome":{"winner":null,"reason":"timeout_vs_insufficient_material"},"clock":null}}');
+    expect(m.t === 'end' && m.d.outcome).toEqual({ winner: null, reason: 'timeout_vs_insufficient_material' });
+  });
   it('refuses malformed frames with a ProtocolError', () => {
     expect(() => parseServerMsg('{')).toThrow(ProtocolError);
     expect(() => parseServerMsg('[]')).toThrow(ProtocolError);

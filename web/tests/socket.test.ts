@@ -62,6 +62,37 @@ describe('Socket', () => {
     expect(FakeWs.all).toHaveLength(2);
   });
 
+  it('retries at once when the browser reports the network back, not at the end of the backoff', () => {
+    const win = new EventTarget();
+    vi.stubGlobal('addEventListener', win.addEventListener.bind(win));
+    vi.stubGlobal('removeEventListener', win.removeEventListener.bind(win));
+    const states: Connection[] = [];
+    const s = new Socket({ url: () => '/ws/room/r?token=t', lastV: () => 3, onMessage: () => undefined, onConnection: (c) => states.push(c) });
+    FakeWs.all[0]?.open();
+    win.dispatchEvent(new Event('online')); // already connected: nothing to do
+    expect(FakeWs.all).toHaveLength(1);
+    // offline: three attempts fail, the next one would wait 4 s
+    for (let i = 0; i < 3; i++) {
+      FakeWs.all[FakeWs.all.length - 1]?.close();
+      vi.advanceTimersByTime(2000);
+    }
+    FakeWs.all[FakeWs.all.length - 1]?.close();
+    const before = FakeWs.all.length;
+    vi.advanceTimersByTime(100);
+    expect(FakeWs.all).toHaveLength(before);
+    win.dispatchEvent(new Event('online'));
+    expect(FakeWs.all).toHaveLength(before + 1);
+    expect(FakeWs.all[before]?.url).toBe('ws://example.test/ws/room/r?token=t&v=3');
+    FakeWs.all[before]?.open();
+    expect(states.at(-1)).toBe('open');
+    // the pending backoff timer was dropped: no second socket when it would have fired
+    vi.advanceTimersByTime(10000);
+    expect(FakeWs.all).toHaveLength(before + 1);
+    s.close();
+    win.dispatchEvent(new Event('online')); // closed for good: stays closed
+    expect(FakeWs.all).toHaveLength(before + 1);
+  });
+
   it('backs off 0.5, 1, 2, 4, 8, 8 s while the server stays away', () => {
     const s = new Socket({ url: () => '/ws/lobby', onMessage: () => undefined });
     const delays: number[] = [];

@@ -12,6 +12,7 @@ import 'chessgroundx/assets/chessground.brown.css';
 import cburnett from 'chessgroundx/assets/chessground.cburnett.css?raw';
 import type { Color, MoveInfo } from '../protocol';
 import type { VariantInfo } from '../variants';
+import { renderCoords } from './coords';
 import { squareToKey } from './keys';
 import { westernCss, xiangqiCss } from './pieces';
 
@@ -87,6 +88,9 @@ export class Board {
       animation: { enabled: true, duration: 200 },
       premovable: { enabled: false },
       drawable: { enabled: !opts.viewOnly },
+      // chessgroundx rebuilds its DOM on every full redraw (a flip is one) and sizes its
+      // container to whole device pixels per square, so the labels go inside that container
+      events: { insert: (els) => renderCoords(els.container, v.dims, els.wrap.classList.contains('orientation-black') ? 'black' : 'white') },
       movable: {
         free: false,
         color: undefined,

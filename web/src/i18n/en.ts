@@ -158,6 +158,7 @@ export const en = {
   'reason.effective_rule': 'too long without an effective move',
   'reason.resignation': 'by resignation',
   'reason.timeout': 'on time',
+  'reason.timeout_vs_insufficient_material': 'the clock ran out, but the other side could no longer win',
   'reason.draw_agreement': 'by agreement',
   'reason.aborted': 'the game was aborted',
   'reason.abandoned': 'the opponent left the game',

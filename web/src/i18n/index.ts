@@ -23,6 +23,13 @@ export const CATALOG: Record<Lang, Messages> = { en, vi, pl, pt };
 /** Each language's own name. */
 export const LANG_NAMES: Record<Lang, string> = { en: 'English', vi: 'Tiếng Việt', pl: 'Polski', pt: 'Português' };
 
+/**
+ * The locale whose plural rules a language's counts follow. CLDR's `pt`
+ * puts 0 with the singular ("0 sala"), while Portuguese writes zero with the
+ * plural ("0 salas"); for whole numbers `pt-PT`'s rules say exactly that.
+ */
+export const pluralLocale = (l: Lang): string => (l === 'pt' ? 'pt-PT' : l);
+
 const STORE_KEY = 'cpx.lang';
 let current: Lang = 'en';
 const listeners = new Set<() => void>();
@@ -79,7 +86,7 @@ export function translate(l: Lang, key: Key, params: Record<string, string | num
   if (msg === undefined) return '';
   if (typeof msg === 'string') return fill(msg, params);
   const n = typeof params.count === 'number' ? params.count : 0;
-  const form = new Intl.PluralRules(l).select(n);
+  const form = new Intl.PluralRules(pluralLocale(l)).select(n);
   const s = msg[form] ?? msg.other ?? '';
   return fill(s, { ...params, count: new Intl.NumberFormat(l).format(n) });
 }
