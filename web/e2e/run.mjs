@@ -550,6 +550,34 @@ test('against the computer, level 1', async () => {
   await page.context().close();
 });
 
+test('against the computer in Horde, Atomic and Xiangqi: the engine answers as Black, then as White', async () => {
+  for (const [game, first] of [
+    ['horde', 'e4e5'],
+    ['atomic', 'e2e4'],
+    ['xiangqi', 'h3e3'],
+  ]) {
+    const page = await newPage();
+    await page.goto(`${base}/?game=${game}`);
+    await page.selectOption('#ai-level', '3');
+    await page.selectOption('#ai-color', 'white');
+    await page.click('#start-ai');
+    await page.waitForSelector('#typed-move');
+    await typeMove(page, first);
+    await waitPlies(page, 2);
+    await idle(page);
+    assert((await page.locator('.notice').count()) === 0, `${game}: no error notice`);
+    // a rematch swaps colours: the engine opens as White
+    await page.click('#resign');
+    await page.click('#dlg-yes');
+    await page.waitForSelector('.result');
+    await page.click('#rematch');
+    await waitPlies(page, 1);
+    await idle(page);
+    await page.waitForSelector('#typed-move');
+    await page.context().close();
+  }
+});
+
 test(
   'online: invite link, two players and a spectator',
   async () => {
