@@ -348,7 +348,7 @@ pub fn think(
     let deadline = deadline.unwrap_or_else(|| {
         Instant::now() + Duration::from_millis(DEFAULT_MOVETIME_MS[level.number() as usize - 1])
     });
-    let mut searcher = EngineSearcher::new(level.params().hash_mb);
+    let mut searcher = EngineSearcher::new(level.params_in(game.position().variant()).hash_mb);
     searcher.search(
         game,
         &SearchLimits::default(),

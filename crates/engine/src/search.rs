@@ -1256,7 +1256,7 @@ impl<G: Evaluate> Searcher<G> {
     ) -> SearchResult<G::Move> {
         let level = options.level;
         let seed = options.seed;
-        let p = level.params();
+        let p = level.params_in(root.variant());
         let mut limits = *limits;
         if let Some(d) = p.depth {
             limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
@@ -1278,7 +1278,7 @@ impl<G: Evaluate> Searcher<G> {
         };
         let mut result = self.search_full(root, history, &limits, options, on_info);
         let mut rng = crate::Rng::new(seed ^ root.zobrist());
-        let i = level.choose(&result.lines, &mut rng);
+        let i = level.choose(root.variant(), &result.lines, &mut rng);
         if i != 0
             && let Some(line) = result.lines.get(i)
         {
