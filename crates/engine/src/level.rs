@@ -143,14 +143,14 @@ impl Level {
     /// The row for this level in `variant`. The same settings are not
     /// equally strong in every game against lichess's levels of the same
     /// number (docs/strength.md): in Xiangqi levels 2-5 of the base table
-    /// scored 75-85%, so they play one notch weaker there; in Horde the
+    /// scored 75-85%, so they play weaker there; in Horde the
     /// base level 6 scored 20%, so it searches deeper there.
     #[must_use]
     pub const fn params_in(self, variant: Variant) -> LevelParams {
         match (variant, self) {
-            (Variant::Xiangqi, Self::Two) => row(1, 1_200, 100, 0, 360, 300, 1),
-            (Variant::Xiangqi, Self::Three) => row(2, 2_000, 150, 0, 280, 215, 2),
-            (Variant::Xiangqi, Self::Four) => row(3, 12_000, 200, 0, 120, 70, 4),
+            (Variant::Xiangqi, Self::Two) => row(2, 1_500, 100, 0, 320, 255, 1),
+            (Variant::Xiangqi, Self::Three) => row(3, 6_000, 150, 0, 180, 120, 2),
+            (Variant::Xiangqi, Self::Four) => row(3, 15_000, 200, 0, 105, 60, 4),
             (Variant::Xiangqi, Self::Five) => row(4, 25_000, 300, 0, 85, 40, 8),
             (Variant::Horde, Self::Six) => row(11, 250_000, 400, 2, 15, 2, 16),
             _ => self.params(),
