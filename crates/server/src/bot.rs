@@ -1,18 +1,25 @@
 //! AI moves on a bounded pool: at most `ai_threads` searches run at once
-//! (a [`Semaphore`]), each on tokio's blocking threads with a deadline and
-//! a stop flag, so searches never starve the async workers that carry the
-//! games' moves.
+//! (a [`Semaphore`]), each on one of the pool's own threads with a deadline
+//! and a stop flag. The pool's threads run at a lower OS scheduling
+//! priority (Linux per-thread nice, [`AiPool::new`]), so a search only gets
+//! the CPU time the games' traffic leaves: a move's round trip does not
+//! wait behind a search.
 
 use std::{
     fmt,
-    sync::{Arc, atomic::AtomicBool},
+    panic::AssertUnwindSafe,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering},
+        mpsc as std_mpsc,
+    },
     time::{Duration, Instant},
 };
 
 use chessplayx_engine::{EngineGame, EnginePosition, Level, think};
 use chessplayx_rules::Variant;
 use rand::Rng as _;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, oneshot};
 
 /// A position to search: the game's start and its moves (so the engine
 /// sees the history for repetitions), and the level.
@@ -52,28 +59,130 @@ pub enum AiError {
 /// A search's result: the move in UCI, or why there is none.
 pub type AiOutcome = Result<String, AiError>;
 
+/// A search handed to one of the pool's threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// What the pool has done, for `/api/health` and the load tool.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AiStats {
+    /// Search threads (the most searches at once).
+    pub threads: usize,
+    /// Searches running now.
+    pub running: usize,
+    /// Searches finished since the start.
+    pub searches: u64,
+    /// Milliseconds spent searching, summed over the threads: divided by
+    /// `threads` × wall time it says how busy the pool was.
+    pub busy_ms: u64,
+    /// The nice value the threads run at (`None` when it could not be set,
+    /// or off Linux).
+    pub nice: Option<i32>,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    searches: AtomicU64,
+    busy_us: AtomicU64,
+    /// The nice value the threads set, `i64::MIN` until one has.
+    nice: AtomicI64,
+}
+
 /// The bounded pool of searches.
 #[derive(Clone)]
 pub struct AiPool {
     permits: Arc<Semaphore>,
+    threads: usize,
+    jobs: std_mpsc::Sender<Job>,
+    counters: Arc<Counters>,
     picker: Picker,
 }
 
 impl fmt::Debug for AiPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AiPool")
+            .field("threads", &self.threads)
             .field("available", &self.permits.available_permits())
             .finish_non_exhaustive()
     }
 }
 
+/// Lowers the calling thread's scheduling priority to `nice` (Linux: the
+/// nice value is per thread). Returns the value now in force.
+#[cfg(target_os = "linux")]
+fn lower_own_priority(nice: i32) -> Option<i32> {
+    let tid = rustix::thread::gettid();
+    if let Err(e) = rustix::process::setpriority_process(Some(tid), nice) {
+        tracing::warn!(error = %e, nice, "could not lower the AI thread's priority");
+    }
+    rustix::process::getpriority_process(Some(tid)).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_own_priority(_nice: i32) -> Option<i32> {
+    None
+}
+
 impl AiPool {
-    /// A pool running at most `threads` searches at once with `picker`.
+    /// A pool running at most `threads` searches at once with `picker`, on
+    /// `threads` threads of its own at nice value `nice` (19 is the lowest
+    /// priority; 0 leaves them equal to the async workers). The threads
+    /// end when the last clone of the pool is dropped.
     #[must_use]
-    pub fn new(threads: usize, picker: Picker) -> Self {
+    pub fn new(threads: usize, nice: i32, picker: Picker) -> Self {
+        let threads = threads.max(1);
+        let (jobs, queue) = std_mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        let counters = Arc::new(Counters {
+            nice: AtomicI64::new(i64::MIN),
+            ..Counters::default()
+        });
+        for i in 0..threads {
+            let queue = Arc::clone(&queue);
+            let counters = Arc::clone(&counters);
+            let spawned = std::thread::Builder::new()
+                .name(format!("ai-search-{i}"))
+                .spawn(move || {
+                    if let Some(n) = lower_own_priority(nice) {
+                        counters.nice.store(i64::from(n), Ordering::Relaxed);
+                    }
+                    loop {
+                        // The lock is held only while waiting for a job;
+                        // the other idle threads wait for the lock instead.
+                        let job = queue
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .recv();
+                        let Ok(job) = job else { break };
+                        // A panicking search drops its reply (the room sees
+                        // `Failed`) without costing the pool a thread.
+                        let _panicked = std::panic::catch_unwind(AssertUnwindSafe(job));
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "could not start an AI thread");
+            }
+        }
         Self {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+            permits: Arc::new(Semaphore::new(threads)),
+            threads,
+            jobs,
+            counters,
             picker,
+        }
+    }
+
+    /// What the pool is doing and has done.
+    #[must_use]
+    pub fn stats(&self) -> AiStats {
+        let nice = self.counters.nice.load(Ordering::Relaxed);
+        AiStats {
+            threads: self.threads,
+            running: self
+                .threads
+                .saturating_sub(self.permits.available_permits()),
+            searches: self.counters.searches.load(Ordering::Relaxed),
+            busy_ms: self.counters.busy_us.load(Ordering::Relaxed) / 1000,
+            nice: i32::try_from(nice).ok(),
         }
     }
 
@@ -101,12 +210,22 @@ impl AiPool {
         }
         .map_err(|_| AiError::Failed)?;
         let picker = Arc::clone(&self.picker);
-        let search = tokio::task::spawn_blocking(move || {
+        let counters = Arc::clone(&self.counters);
+        let (reply, answer) = oneshot::channel();
+        // A permit is held for each job handed over, and there are as many
+        // permits as threads, so a job never waits for a thread.
+        let job: Job = Box::new(move || {
             let _permit = permit;
-            let deadline = think.map(|t| Instant::now() + t);
-            picker(&req, deadline, &stop)
+            let started = Instant::now();
+            let deadline = think.map(|t| started + t);
+            let best = picker(&req, deadline, &stop);
+            let spent = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            counters.busy_us.fetch_add(spent, Ordering::Relaxed);
+            counters.searches.fetch_add(1, Ordering::Relaxed);
+            let _gone = reply.send(best);
         });
-        match search.await {
+        self.jobs.send(job).map_err(|_| AiError::Failed)?;
+        match answer.await {
             Ok(Some(uci)) => Ok(uci),
             Ok(None) => Err(AiError::NoMove),
             Err(_) => Err(AiError::Failed),

@@ -25,6 +25,11 @@ pub struct Config {
     /// the number of cores less one (at least one), so searches never take
     /// every core from the games' traffic.
     pub ai_threads: usize,
+    /// The nice value of the AI threads (Linux; 0 to 19, higher is a lower
+    /// priority). The default, 19, makes a search yield the CPU to the
+    /// async workers whenever they have work, so moves between people keep
+    /// their latency while the AI thinks.
+    pub ai_nice: i32,
     /// How long a finished room with nobody connected stays in memory.
     pub idle_room: Duration,
     /// The version line answered by `/api/version` (`v0.1.0 · <commit>`).
@@ -42,6 +47,7 @@ impl Default for Config {
             allow_origins: Vec::new(),
             ai_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            ai_nice: 19,
             idle_room: Duration::from_secs(300),
             version: format!("v{} · unknown", env!("CARGO_PKG_VERSION")),
         }
