@@ -16,7 +16,11 @@ use std::{
     time::{Duration, Instant},
 };
 
-use chessplayx_engine::{EngineGame, EnginePosition, Level, think};
+use std::cell::RefCell;
+
+use chessplayx_engine::{
+    EngineGame, EnginePosition, EngineSearcher, Level, SearchLimits, SearchOptions,
+};
 use chessplayx_rules::Variant;
 use rand::Rng as _;
 use tokio::sync::{Semaphore, oneshot};
@@ -58,6 +62,20 @@ pub enum AiError {
 
 /// A search's result: the move in UCI, or why there is none.
 pub type AiOutcome = Result<String, AiError>;
+
+/// How long an AI thread keeps its search tables without a search.
+const KEEP_TABLES: Duration = Duration::from_secs(60);
+
+thread_local! {
+    /// The engine's tables of this AI thread, for one variant and hash
+    /// size at a time, cleared before each search (so each search starts
+    /// fresh, as with a new table) and kept between searches. Allocating
+    /// and freeing 32 MiB per search made every search map, fault in and
+    /// unmap that much memory; unmapping takes the process's memory-map
+    /// lock for writing, and a low-priority thread preempted while holding
+    /// it stalled the async workers' own page faults for 100+ ms.
+    static TABLES: RefCell<Option<(Variant, usize, EngineSearcher)>> = const { RefCell::new(None) };
+}
 
 /// A search handed to one of the pool's threads.
 type Job = Box<dyn FnOnce() + Send>;
@@ -106,11 +124,14 @@ impl fmt::Debug for AiPool {
     }
 }
 
-/// Lowers the calling thread's scheduling priority to `nice` (Linux: the
-/// nice value is per thread). Returns the value now in force.
+/// Lowers the calling thread's scheduling priority by `increment` nice
+/// steps from the one it inherited (the server's), at most to 19 (Linux:
+/// the nice value is per thread). Returns the value now in force.
 #[cfg(target_os = "linux")]
-fn lower_own_priority(nice: i32) -> Option<i32> {
+fn lower_own_priority(increment: i32) -> Option<i32> {
     let tid = rustix::thread::gettid();
+    let inherited = rustix::process::getpriority_process(Some(tid)).ok()?;
+    let nice = inherited.saturating_add(increment.max(0)).min(19);
     if let Err(e) = rustix::process::setpriority_process(Some(tid), nice) {
         tracing::warn!(error = %e, nice, "could not lower the AI thread's priority");
     }
@@ -118,15 +139,16 @@ fn lower_own_priority(nice: i32) -> Option<i32> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn lower_own_priority(_nice: i32) -> Option<i32> {
+fn lower_own_priority(_increment: i32) -> Option<i32> {
     None
 }
 
 impl AiPool {
     /// A pool running at most `threads` searches at once with `picker`, on
-    /// `threads` threads of its own at nice value `nice` (19 is the lowest
-    /// priority; 0 leaves them equal to the async workers). The threads
-    /// end when the last clone of the pool is dropped.
+    /// `threads` threads of its own, `nice` steps below the server's
+    /// priority (at most down to nice 19, the lowest; 0 leaves them equal
+    /// to the async workers). The threads end when the last clone of the
+    /// pool is dropped.
     #[must_use]
     pub fn new(threads: usize, nice: i32, picker: Picker) -> Self {
         let threads = threads.max(1);
@@ -151,8 +173,16 @@ impl AiPool {
                         let job = queue
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .recv();
-                        let Ok(job) = job else { break };
+                            .recv_timeout(KEEP_TABLES);
+                        let job = match job {
+                            Ok(job) => job,
+                            Err(std_mpsc::RecvTimeoutError::Timeout) => {
+                                // Idle: give the search tables back.
+                                TABLES.with(|t| t.borrow_mut().take());
+                                continue;
+                            }
+                            Err(std_mpsc::RecvTimeoutError::Disconnected) => break,
+                        };
                         // A panicking search drops its reply (the room sees
                         // `Failed`) without costing the pool a thread.
                         let _panicked = std::panic::catch_unwind(AssertUnwindSafe(job));
@@ -251,7 +281,35 @@ pub fn engine_picker() -> Picker {
             }
             let level = Level::try_from(req.level).ok()?;
             let seed = rand::rng().random();
-            think(&game, level, deadline, Some(Arc::clone(stop)), seed).best_move
+            let hash_mb = level.params().hash_mb;
+            let deadline = deadline.unwrap_or_else(|| {
+                Instant::now() + Duration::from_millis(level.params().movetime_ms.unwrap_or(1_000))
+            });
+            let options = SearchOptions {
+                level,
+                seed,
+                multipv: 1,
+                stop: Some(Arc::clone(stop)),
+                deadline: Some(deadline),
+            };
+            TABLES.with(|cell| {
+                let mut tables = cell.borrow_mut();
+                let reuse =
+                    matches!(&*tables, Some((v, h, _)) if *v == req.variant && *h == hash_mb);
+                if reuse {
+                    if let Some((_, _, searcher)) = tables.as_mut() {
+                        searcher.clear();
+                    }
+                } else {
+                    // Free the old tables before taking the new ones.
+                    *tables = None;
+                    *tables = Some((req.variant, hash_mb, EngineSearcher::new(hash_mb)));
+                }
+                let (_, _, searcher) = tables.as_mut()?;
+                searcher
+                    .search(&game, &SearchLimits::default(), options, &mut |_| {})
+                    .best_move
+            })
         },
     )
 }

@@ -25,10 +25,11 @@ pub struct Config {
     /// the number of cores less one (at least one), so searches never take
     /// every core from the games' traffic.
     pub ai_threads: usize,
-    /// The nice value of the AI threads (Linux; 0 to 19, higher is a lower
-    /// priority). The default, 19, makes a search yield the CPU to the
-    /// async workers whenever they have work, so moves between people keep
-    /// their latency while the AI thinks.
+    /// How many nice steps the AI threads run below the server (Linux;
+    /// the result is capped at 19, the lowest priority). The default, 19,
+    /// makes a search yield the CPU to the async workers whenever they
+    /// have work, so moves between people keep their latency while the AI
+    /// thinks; 0 runs searches at the server's own priority.
     pub ai_nice: i32,
     /// How long a finished room with nobody connected stays in memory.
     pub idle_room: Duration,

@@ -32,8 +32,8 @@ pub(crate) struct ServeArgs {
     /// AI searches run at once (default: the number of cores less one).
     #[arg(long)]
     ai_threads: Option<usize>,
-    /// Nice value of the AI threads (0-19; higher yields more CPU to the
-    /// games' traffic).
+    /// Nice steps the AI threads run below the server (0-19, capped at
+    /// nice 19; higher yields more CPU to the games' traffic).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(0..=19))]
     ai_nice: i32,
 }

@@ -57,12 +57,40 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
 
 type Acted = Result<(), Refusal>;
 
-/// A move played in the room.
+/// A move played in the room: UCI and SAN in one allocation (a room keeps
+/// one per ply for its whole life; two `String`s cost twice the memory).
 struct Played {
-    uci: String,
-    san: String,
+    /// `uci`, then `san`.
+    text: Box<str>,
+    /// Where `san` starts in `text`.
+    split: u8,
     /// The number of its `move` event.
     v: u64,
+}
+
+impl Played {
+    fn new(uci: &str, san: &str, v: u64) -> Self {
+        // UCI moves are at most 6 characters ("a10a10" in Xiangqi).
+        let split = u8::try_from(uci.len()).unwrap_or(u8::MAX);
+        let (uci, split) = if usize::from(split) == uci.len() {
+            (uci, split)
+        } else {
+            ("", 0)
+        };
+        Self {
+            text: format!("{uci}{san}").into_boxed_str(),
+            split,
+            v,
+        }
+    }
+
+    fn uci(&self) -> &str {
+        self.text.get(..usize::from(self.split)).unwrap_or_default()
+    }
+
+    fn san(&self) -> &str {
+        self.text.get(usize::from(self.split)..).unwrap_or_default()
+    }
 }
 
 /// An event kept for replays. A `move` or `takeback` event is mostly the
@@ -192,11 +220,7 @@ impl RoomActor {
             let played = game
                 .play_uci(&m.uci)
                 .map_err(|e| replay_err(format!("ply {}: {e}", m.ply)))?;
-            history.push(Played {
-                uci: played.uci,
-                san: played.san,
-                v: m.v,
-            });
+            history.push(Played::new(&played.uci, &played.san, m.v));
         }
         let now = Instant::now();
         let outcome = match &record.result {
@@ -499,12 +523,7 @@ impl RoomActor {
         let first_ply = missed.iter().filter_map(|(_, l)| l.plies()).min();
         let mut game = match first_ply {
             Some(plies) => {
-                let moves: Vec<&str> = self
-                    .history
-                    .get(..plies)?
-                    .iter()
-                    .map(|p| p.uci.as_str())
-                    .collect();
+                let moves: Vec<&str> = self.history.get(..plies)?.iter().map(Played::uci).collect();
                 Some(AnyGame::replay(self.variant, self.start_fen.as_deref(), &moves).ok()?)
             }
             None => None,
@@ -515,7 +534,7 @@ impl RoomActor {
                 // Events lie on the current history in increasing plies.
                 while g.ply() < plies {
                     let next = self.history.get(g.ply())?;
-                    g.play_uci(&next.uci).ok()?;
+                    g.play_uci(next.uci()).ok()?;
                 }
             }
             let msg = match (logged, game.as_ref()) {
@@ -528,8 +547,8 @@ impl RoomActor {
                         Some(*n),
                         &MoveEvent {
                             ply: *ply,
-                            uci: &played.uci,
-                            san: &played.san,
+                            uci: played.uci(),
+                            san: played.san(),
                             by: *by,
                             status: &view.status,
                             moves: &view.moves,
@@ -751,7 +770,7 @@ impl RoomActor {
                 !self.game_first_mover()
             };
             if let Some(p) = self.history.get(ply_index)
-                && p.uci == uci
+                && p.uci() == uci
                 && mover == me
             {
                 let ack = encode("ack", None, &AckMsg { ply, v: p.v });
@@ -829,11 +848,7 @@ impl RoomActor {
             self.clock = clock_before;
             return Err(self.internal(&e));
         }
-        self.history.push(Played {
-            uci: played.uci.clone(),
-            san: played.san.clone(),
-            v,
-        });
+        self.history.push(Played::new(&played.uci, &played.san, v));
         self.offers.draw = None;
         self.offers.takeback = None;
         let view = View::of(&self.game);
@@ -1147,7 +1162,7 @@ impl RoomActor {
         let req = AiRequest {
             variant: self.variant,
             start_fen: self.start_fen.clone(),
-            moves: self.history.iter().map(|p| p.uci.clone()).collect(),
+            moves: self.history.iter().map(|p| p.uci().to_owned()).collect(),
             level,
         };
         let pool = self.shared.ai.clone();
@@ -1246,8 +1261,8 @@ impl RoomActor {
             .history
             .iter()
             .map(|p| HistoryMove {
-                uci: p.uci.clone(),
-                san: p.san.clone(),
+                uci: p.uci().to_owned(),
+                san: p.san().to_owned(),
             })
             .collect();
         let start_fen = self.game.start_fen();
