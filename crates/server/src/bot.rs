@@ -95,6 +95,8 @@ pub struct AiStats {
     /// The nice value the threads run at (`None` when it could not be set,
     /// or off Linux).
     pub nice: Option<i32>,
+    /// The threads run under `SCHED_IDLE`.
+    pub sched_idle: bool,
 }
 
 #[derive(Debug, Default)]
@@ -103,6 +105,8 @@ struct Counters {
     busy_us: AtomicU64,
     /// The nice value the threads set, `i64::MIN` until one has.
     nice: AtomicI64,
+    /// A thread is under `SCHED_IDLE`.
+    sched_idle: AtomicBool,
 }
 
 /// The bounded pool of searches.
@@ -143,6 +147,34 @@ fn lower_own_priority(_increment: i32) -> Option<i32> {
     None
 }
 
+/// Puts the calling thread under Linux's `SCHED_IDLE` policy: it runs only
+/// when nothing else wants the CPU, and a waking async worker preempts it
+/// at once. Nice alone is not enough: a CPU busy with a nice-19 thread
+/// still counts as busy when the scheduler places a waking worker, and
+/// with autogroups the nice value only weighs within the session.
+/// `true` when the policy is in force.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn idle_policy() -> bool {
+    let param = libc::sched_param { sched_priority: 0 };
+    // Safety: `sched_setscheduler` only reads the `sched_param` we pass,
+    // which lives on this stack frame for the whole call; pid 0 names the
+    // calling thread, and SCHED_IDLE with priority 0 is a valid pair.
+    let set = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
+    if set != 0 {
+        tracing::warn!(
+            error = %std::io::Error::last_os_error(),
+            "could not put the AI thread under SCHED_IDLE"
+        );
+    }
+    set == 0
+}
+
+#[cfg(not(target_os = "linux"))]
+fn idle_policy() -> bool {
+    false
+}
+
 impl AiPool {
     /// A pool running at most `threads` searches at once with `picker`, on
     /// `threads` threads of its own, `nice` steps below the server's
@@ -150,7 +182,9 @@ impl AiPool {
     /// to the async workers). The threads end when the last clone of the
     /// pool is dropped.
     #[must_use]
-    pub fn new(threads: usize, nice: i32, picker: Picker) -> Self {
+    /// With `sched_idle`, the threads also run under Linux's `SCHED_IDLE`
+    /// policy (only when a CPU would otherwise idle).
+    pub fn new(threads: usize, nice: i32, sched_idle: bool, picker: Picker) -> Self {
         let threads = threads.max(1);
         let (jobs, queue) = std_mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
@@ -166,6 +200,9 @@ impl AiPool {
                 .spawn(move || {
                     if let Some(n) = lower_own_priority(nice) {
                         counters.nice.store(i64::from(n), Ordering::Relaxed);
+                    }
+                    if sched_idle && idle_policy() {
+                        counters.sched_idle.store(true, Ordering::Relaxed);
                     }
                     loop {
                         // The lock is held only while waiting for a job;
@@ -213,6 +250,7 @@ impl AiPool {
             searches: self.counters.searches.load(Ordering::Relaxed),
             busy_ms: self.counters.busy_us.load(Ordering::Relaxed) / 1000,
             nice: i32::try_from(nice).ok(),
+            sched_idle: self.counters.sched_idle.load(Ordering::Relaxed),
         }
     }
 

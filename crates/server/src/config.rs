@@ -31,6 +31,10 @@ pub struct Config {
     /// have work, so moves between people keep their latency while the AI
     /// thinks; 0 runs searches at the server's own priority.
     pub ai_nice: i32,
+    /// The AI threads also run under Linux's `SCHED_IDLE` policy: they get
+    /// a CPU only when nothing else wants it, so a search cannot delay a
+    /// move. On by default.
+    pub ai_sched_idle: bool,
     /// How long a finished room with nobody connected stays in memory.
     pub idle_room: Duration,
     /// The version line answered by `/api/version` (`v0.1.0 · <commit>`).
@@ -49,6 +53,7 @@ impl Default for Config {
             ai_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
             ai_nice: 19,
+            ai_sched_idle: true,
             idle_room: Duration::from_secs(300),
             version: format!("v{} · unknown", env!("CARGO_PKG_VERSION")),
         }

@@ -84,7 +84,12 @@ impl AppState {
         let store = Store::open_sqlite(&config.db_path)?;
         let connections = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(Shared {
-            ai: AiPool::new(config.ai_threads, config.ai_nice, picker),
+            ai: AiPool::new(
+                config.ai_threads,
+                config.ai_nice,
+                config.ai_sched_idle,
+                picker,
+            ),
             room_limit: PerIp::new(config.room_rate_per_minute),
             lobby: Lobby::start(Arc::clone(&connections)),
             registry: Registry::default(),

@@ -36,6 +36,10 @@ pub(crate) struct ServeArgs {
     /// nice 19; higher yields more CPU to the games' traffic).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(0..=19))]
     ai_nice: i32,
+    /// Run the AI threads under the normal scheduling policy instead of
+    /// Linux's SCHED_IDLE (for comparisons).
+    #[arg(long)]
+    ai_normal_sched: bool,
 }
 
 impl Default for ServeArgs {
@@ -49,6 +53,7 @@ impl Default for ServeArgs {
             allow_origin: Vec::new(),
             ai_threads: None,
             ai_nice: 19,
+            ai_normal_sched: false,
         }
     }
 }
@@ -80,6 +85,7 @@ pub(crate) fn run(args: &ServeArgs, version: String) -> Result<(), ServeError> {
         allow_origins: args.allow_origin.clone(),
         ai_threads: args.ai_threads.unwrap_or(defaults.ai_threads),
         ai_nice: args.ai_nice,
+        ai_sched_idle: !args.ai_normal_sched,
         version,
         ..defaults
     };

@@ -52,6 +52,7 @@ async fn health(State(app): State<AppState>) -> impl IntoResponse {
             "searches": ai.searches,
             "busy_ms": ai.busy_ms,
             "nice": ai.nice,
+            "sched_idle": ai.sched_idle,
         },
     }))
 }
