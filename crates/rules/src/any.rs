@@ -535,6 +535,92 @@ impl AnyGame {
             .collect()
     }
 
+    /// Whether `color` could still win by some legal sequence of moves,
+    /// the opponent's help allowed, judging by the material on the board
+    /// (lichess's rule for a time-out: when the side whose clock ran out
+    /// faces an opponent who cannot win this way, the game is a draw).
+    ///
+    /// - Chess: no with a bare king; with a king and one knight while the
+    ///   opponent has only king and queens (nothing that could hem its own
+    ///   king in); with a king and bishops while no pawn or knight is left
+    ///   and every bishop on the board stands on one colour of square.
+    /// - Atomic: no with a bare king. Against a king with other pieces, yes
+    ///   (one of them can explode next to its own king) unless only kings
+    ///   and bishops are left and the two sides' bishops stand on different
+    ///   colours of square. Against a bare king (which no explosion can
+    ///   reach without a capture next to it, and which may stand next to
+    ///   the other king), no with a single knight, bishop or rook, or with
+    ///   two knights at most and nothing else.
+    /// - Horde: always yes (kept simple: either side can in principle
+    ///   still reach its goal while the game runs).
+    /// - Xiangqi: yes only with a chariot, horse, cannon or soldier; a
+    ///   general with advisors and elephants alone cannot attack (wins by
+    ///   stalemating a helpless opponent are not considered).
+    #[must_use]
+    pub fn can_still_win(&self, color: Color) -> bool {
+        use crate::chess::{Bitboard, Role};
+        let chess_board = match self {
+            Self::Chess(g) => (g.position().board(), false),
+            Self::Atomic(g) => (g.position().board(), true),
+            Self::Horde(_) => return true,
+            Self::Xiangqi(x) => {
+                use crate::xiangqi::Role as X;
+                let board = x.position().board();
+                return [X::Chariot, X::Horse, X::Cannon, X::Soldier]
+                    .into_iter()
+                    .any(|role| (board.by_role(role) & board.by_color(color)).any());
+            }
+        };
+        let (board, atomic) = chess_board;
+        let ours = board.by_color(color);
+        let theirs = board.by_color(!color);
+        let kings = board.kings();
+        let bishops = board.by_role(Role::Bishop);
+        let knights = board.knights();
+        let all_one_colour = |b: Bitboard| {
+            (b & Bitboard::DARK_SQUARES).is_empty() || (b & Bitboard::LIGHT_SQUARES).is_empty()
+        };
+        if (ours & !kings).is_empty() {
+            return false;
+        }
+        if !atomic {
+            if (ours & (board.pawns() | board.rooks_and_queens())).any() {
+                return true;
+            }
+            if (ours & knights).any() {
+                // A lone knight mates only a king hemmed in by its own
+                // rooks, bishops, knights or pawns.
+                let queens = board.by_role(Role::Queen);
+                return (ours & !kings).more_than_one() || (theirs & !kings & !queens).any();
+            }
+            // Bishops only: mate needs a pawn or knight to block, or a
+            // bishop on the other colour.
+            return !all_one_colour(bishops) || (board.pawns() | knights).any();
+        }
+        if (theirs & !kings).any() {
+            if board.occupied() == (bishops | kings) {
+                let (w, b) = (ours & bishops, theirs & bishops);
+                let apart = ((w & Bitboard::DARK_SQUARES).is_empty()
+                    && (b & Bitboard::LIGHT_SQUARES).is_empty())
+                    || ((w & Bitboard::LIGHT_SQUARES).is_empty()
+                        && (b & Bitboard::DARK_SQUARES).is_empty());
+                return !apart;
+            }
+            return true;
+        }
+        if (board.by_role(Role::Queen) | board.pawns()).any() {
+            return true;
+        }
+        let minors_and_rooks = knights | bishops | board.by_role(Role::Rook);
+        if minors_and_rooks.count() == 1 {
+            return false;
+        }
+        if board.occupied() == (knights | kings) {
+            return knights.count() > 2;
+        }
+        true
+    }
+
     /// The state clients read.
     #[must_use]
     pub fn status(&self) -> GameStatus {
@@ -621,6 +707,95 @@ impl ReplayError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `(white can still win, black can still win)` in `fen`.
+    fn winners(variant: Variant, fen: &str) -> (bool, bool) {
+        let game = AnyGame::new(variant, Some(fen)).unwrap();
+        (
+            game.can_still_win(Color::White),
+            game.can_still_win(Color::Black),
+        )
+    }
+
+    #[test]
+    fn chess_material_that_cannot_mate_follows_lichess() {
+        let cases = [
+            // Start, a rook, a pawn: enough.
+            (Variant::Chess.start_fen(), (true, true)),
+            ("8/8/8/4k3/8/8/8/4K2R w - - 0 1", (true, false)),
+            ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", (true, false)),
+            // A lone knight or bishop against a bare king or a queen.
+            ("8/8/8/4k3/8/8/8/4KN2 w - - 0 1", (false, false)),
+            ("8/8/8/4k3/8/8/8/4KB2 w - - 0 1", (false, false)),
+            ("8/8/3q4/4k3/8/8/8/4KN2 w - - 0 1", (false, true)),
+            // ...but a knight mates a king hemmed in by its own pawn, and
+            // two knights can mate with help.
+            ("8/8/4p3/4k3/8/8/8/4KN2 w - - 0 1", (true, true)),
+            ("8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", (true, false)),
+            // Bishops: all on one colour (c1 and f8 are dark) cannot mate;
+            // on both colours, or with a knight about, they can.
+            ("5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1", (false, false)),
+            ("2b5/8/8/4k3/8/8/8/2B1K3 w - - 0 1", (true, true)),
+            ("8/8/8/4k3/8/8/8/2BBK3 w - - 0 1", (true, false)),
+            ("5n2/8/8/4k3/8/8/8/2B1K3 w - - 0 1", (true, true)),
+        ];
+        for (fen, expected) in cases {
+            assert_eq!(winners(Variant::Chess, fen), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn atomic_needs_an_explosion_or_a_mate_without_the_king() {
+        let cases = [
+            (Variant::Atomic.start_fen(), (true, true)),
+            // A bare king explodes nothing.
+            ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", (true, false)),
+            // Against a bare king (which may touch the other king) a queen
+            // mates alone, a single rook or two knights never do.
+            ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", (true, false)),
+            ("8/8/8/4k3/8/8/8/4K2R w - - 0 1", (false, false)),
+            ("8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", (false, false)),
+            ("8/8/8/4k3/8/8/8/2NNKN2 w - - 0 1", (true, false)),
+            // Any piece beside the enemy king can be exploded...
+            ("8/8/4p3/4k3/8/8/8/4KN2 w - - 0 1", (true, true)),
+            // ...unless only bishops that never meet are left.
+            ("2b5/8/8/4k3/8/8/8/2B1K3 w - - 0 1", (false, false)),
+            ("5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1", (true, true)),
+        ];
+        for (fen, expected) in cases {
+            assert_eq!(winners(Variant::Atomic, fen), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn horde_flags_always_lose() {
+        assert_eq!(
+            winners(Variant::Horde, Variant::Horde.start_fen()),
+            (true, true)
+        );
+        // Black down to a bare king can still take the last pawns.
+        assert_eq!(
+            winners(Variant::Horde, "4k3/8/8/8/8/8/PP6/8 w - - 0 1"),
+            (true, true)
+        );
+    }
+
+    #[test]
+    fn xiangqi_needs_a_piece_that_crosses_the_river() {
+        let cases = [
+            (Variant::Xiangqi.start_fen(), (true, true)),
+            // Generals with advisors and elephants only.
+            ("2bak4/4a4/9/9/9/9/9/9/4A4/3K1AB2 w - - 0 1", (false, false)),
+            // A soldier, a horse, a cannon or a chariot is enough.
+            ("2bak4/4a4/9/9/9/9/4P4/9/4A4/3K1A3 w - - 0 1", (true, false)),
+            ("3ak4/4a4/2n6/9/9/9/9/9/4A4/3K1A3 w - - 0 1", (false, true)),
+            ("3ak4/4a4/9/9/9/9/9/1C7/4A4/3K1A3 w - - 0 1", (true, false)),
+            ("3ak4/4a4/9/9/9/9/9/9/4A4/R2K1A3 w - - 0 1", (true, false)),
+        ];
+        for (fen, expected) in cases {
+            assert_eq!(winners(Variant::Xiangqi, fen), expected, "{fen}");
+        }
+    }
 
     #[test]
     fn fools_mate_ends_with_mate_sign_and_pgn() {

@@ -1,18 +1,29 @@
 //! AI moves on a bounded pool: at most `ai_threads` searches run at once
-//! (a [`Semaphore`]), each on tokio's blocking threads with a deadline and
-//! a stop flag, so searches never starve the async workers that carry the
-//! games' moves.
+//! (a [`Semaphore`]), each on one of the pool's own threads with a deadline
+//! and a stop flag. The pool's threads run at a lower OS scheduling
+//! priority (Linux per-thread nice, [`AiPool::new`]), so a search only gets
+//! the CPU time the games' traffic leaves: a move's round trip does not
+//! wait behind a search.
 
 use std::{
     fmt,
-    sync::{Arc, atomic::AtomicBool},
+    panic::AssertUnwindSafe,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering},
+        mpsc as std_mpsc,
+    },
     time::{Duration, Instant},
 };
 
-use chessplayx_engine::{EngineGame, EnginePosition, Level, think};
+use std::cell::RefCell;
+
+use chessplayx_engine::{
+    EngineGame, EnginePosition, EngineSearcher, Level, SearchLimits, SearchOptions,
+};
 use chessplayx_rules::Variant;
 use rand::Rng as _;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, oneshot};
 
 /// A position to search: the game's start and its moves (so the engine
 /// sees the history for repetitions), and the level.
@@ -52,28 +63,194 @@ pub enum AiError {
 /// A search's result: the move in UCI, or why there is none.
 pub type AiOutcome = Result<String, AiError>;
 
+/// How long an AI thread keeps its search tables without a search.
+const KEEP_TABLES: Duration = Duration::from_secs(60);
+
+thread_local! {
+    /// The engine's tables of this AI thread, for one variant and hash
+    /// size at a time, cleared before each search (so each search starts
+    /// fresh, as with a new table) and kept between searches. Allocating
+    /// and freeing 32 MiB per search made every search map, fault in and
+    /// unmap that much memory; unmapping takes the process's memory-map
+    /// lock for writing, and a low-priority thread preempted while holding
+    /// it stalled the async workers' own page faults for 100+ ms.
+    static TABLES: RefCell<Option<(Variant, usize, EngineSearcher)>> = const { RefCell::new(None) };
+}
+
+/// A search handed to one of the pool's threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// What the pool has done, for `/api/health` and the load tool.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AiStats {
+    /// Search threads (the most searches at once).
+    pub threads: usize,
+    /// Searches running now.
+    pub running: usize,
+    /// Searches finished since the start.
+    pub searches: u64,
+    /// Milliseconds spent searching, summed over the threads: divided by
+    /// `threads` × wall time it says how busy the pool was.
+    pub busy_ms: u64,
+    /// The nice value the threads run at (`None` when it could not be set,
+    /// or off Linux).
+    pub nice: Option<i32>,
+    /// The threads run under `SCHED_IDLE`.
+    pub sched_idle: bool,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    searches: AtomicU64,
+    busy_us: AtomicU64,
+    /// The nice value the threads set, `i64::MIN` until one has.
+    nice: AtomicI64,
+    /// A thread is under `SCHED_IDLE`.
+    sched_idle: AtomicBool,
+}
+
 /// The bounded pool of searches.
 #[derive(Clone)]
 pub struct AiPool {
     permits: Arc<Semaphore>,
+    threads: usize,
+    jobs: std_mpsc::Sender<Job>,
+    counters: Arc<Counters>,
     picker: Picker,
 }
 
 impl fmt::Debug for AiPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AiPool")
+            .field("threads", &self.threads)
             .field("available", &self.permits.available_permits())
             .finish_non_exhaustive()
     }
 }
 
+/// Lowers the calling thread's scheduling priority by `increment` nice
+/// steps from the one it inherited (the server's), at most to 19 (Linux:
+/// the nice value is per thread). Returns the value now in force.
+#[cfg(target_os = "linux")]
+fn lower_own_priority(increment: i32) -> Option<i32> {
+    let tid = rustix::thread::gettid();
+    let inherited = rustix::process::getpriority_process(Some(tid)).ok()?;
+    let nice = inherited.saturating_add(increment.max(0)).min(19);
+    if let Err(e) = rustix::process::setpriority_process(Some(tid), nice) {
+        tracing::warn!(error = %e, nice, "could not lower the AI thread's priority");
+    }
+    rustix::process::getpriority_process(Some(tid)).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_own_priority(_increment: i32) -> Option<i32> {
+    None
+}
+
+/// Puts the calling thread under Linux's `SCHED_IDLE` policy: it runs only
+/// when nothing else wants the CPU, and a waking async worker preempts it
+/// at once. Nice alone is not enough: a CPU busy with a nice-19 thread
+/// still counts as busy when the scheduler places a waking worker, and
+/// with autogroups the nice value only weighs within the session.
+/// `true` when the policy is in force.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn idle_policy() -> bool {
+    let param = libc::sched_param { sched_priority: 0 };
+    // Safety: `sched_setscheduler` only reads the `sched_param` we pass,
+    // which lives on this stack frame for the whole call; pid 0 names the
+    // calling thread, and SCHED_IDLE with priority 0 is a valid pair.
+    let set = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
+    if set != 0 {
+        tracing::warn!(
+            error = %std::io::Error::last_os_error(),
+            "could not put the AI thread under SCHED_IDLE"
+        );
+    }
+    set == 0
+}
+
+#[cfg(not(target_os = "linux"))]
+fn idle_policy() -> bool {
+    false
+}
+
 impl AiPool {
-    /// A pool running at most `threads` searches at once with `picker`.
+    /// A pool running at most `threads` searches at once with `picker`, on
+    /// `threads` threads of its own, `nice` steps below the server's
+    /// priority (at most down to nice 19, the lowest; 0 leaves them equal
+    /// to the async workers). The threads end when the last clone of the
+    /// pool is dropped.
     #[must_use]
-    pub fn new(threads: usize, picker: Picker) -> Self {
+    /// With `sched_idle`, the threads also run under Linux's `SCHED_IDLE`
+    /// policy (only when a CPU would otherwise idle).
+    pub fn new(threads: usize, nice: i32, sched_idle: bool, picker: Picker) -> Self {
+        let threads = threads.max(1);
+        let (jobs, queue) = std_mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        let counters = Arc::new(Counters {
+            nice: AtomicI64::new(i64::MIN),
+            ..Counters::default()
+        });
+        for i in 0..threads {
+            let queue = Arc::clone(&queue);
+            let counters = Arc::clone(&counters);
+            let spawned = std::thread::Builder::new()
+                .name(format!("ai-search-{i}"))
+                .spawn(move || {
+                    if let Some(n) = lower_own_priority(nice) {
+                        counters.nice.store(i64::from(n), Ordering::Relaxed);
+                    }
+                    if sched_idle && idle_policy() {
+                        counters.sched_idle.store(true, Ordering::Relaxed);
+                    }
+                    loop {
+                        // The lock is held only while waiting for a job;
+                        // the other idle threads wait for the lock instead.
+                        let job = queue
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .recv_timeout(KEEP_TABLES);
+                        let job = match job {
+                            Ok(job) => job,
+                            Err(std_mpsc::RecvTimeoutError::Timeout) => {
+                                // Idle: give the search tables back.
+                                TABLES.with(|t| t.borrow_mut().take());
+                                continue;
+                            }
+                            Err(std_mpsc::RecvTimeoutError::Disconnected) => break,
+                        };
+                        // A panicking search drops its reply (the room sees
+                        // `Failed`) without costing the pool a thread.
+                        let _panicked = std::panic::catch_unwind(AssertUnwindSafe(job));
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "could not start an AI thread");
+            }
+        }
         Self {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+            permits: Arc::new(Semaphore::new(threads)),
+            threads,
+            jobs,
+            counters,
             picker,
+        }
+    }
+
+    /// What the pool is doing and has done.
+    #[must_use]
+    pub fn stats(&self) -> AiStats {
+        let nice = self.counters.nice.load(Ordering::Relaxed);
+        AiStats {
+            threads: self.threads,
+            running: self
+                .threads
+                .saturating_sub(self.permits.available_permits()),
+            searches: self.counters.searches.load(Ordering::Relaxed),
+            busy_ms: self.counters.busy_us.load(Ordering::Relaxed) / 1000,
+            nice: i32::try_from(nice).ok(),
+            sched_idle: self.counters.sched_idle.load(Ordering::Relaxed),
         }
     }
 
@@ -101,12 +278,22 @@ impl AiPool {
         }
         .map_err(|_| AiError::Failed)?;
         let picker = Arc::clone(&self.picker);
-        let search = tokio::task::spawn_blocking(move || {
+        let counters = Arc::clone(&self.counters);
+        let (reply, answer) = oneshot::channel();
+        // A permit is held for each job handed over, and there are as many
+        // permits as threads, so a job never waits for a thread.
+        let job: Job = Box::new(move || {
             let _permit = permit;
-            let deadline = think.map(|t| Instant::now() + t);
-            picker(&req, deadline, &stop)
+            let started = Instant::now();
+            let deadline = think.map(|t| started + t);
+            let best = picker(&req, deadline, &stop);
+            let spent = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            counters.busy_us.fetch_add(spent, Ordering::Relaxed);
+            counters.searches.fetch_add(1, Ordering::Relaxed);
+            let _gone = reply.send(best);
         });
-        match search.await {
+        self.jobs.send(job).map_err(|_| AiError::Failed)?;
+        match answer.await {
             Ok(Some(uci)) => Ok(uci),
             Ok(None) => Err(AiError::NoMove),
             Err(_) => Err(AiError::Failed),
@@ -132,7 +319,35 @@ pub fn engine_picker() -> Picker {
             }
             let level = Level::try_from(req.level).ok()?;
             let seed = rand::rng().random();
-            think(&game, level, deadline, Some(Arc::clone(stop)), seed).best_move
+            let hash_mb = level.params().hash_mb;
+            let deadline = deadline.unwrap_or_else(|| {
+                Instant::now() + Duration::from_millis(level.params().movetime_ms.unwrap_or(1_000))
+            });
+            let options = SearchOptions {
+                level,
+                seed,
+                multipv: 1,
+                stop: Some(Arc::clone(stop)),
+                deadline: Some(deadline),
+            };
+            TABLES.with(|cell| {
+                let mut tables = cell.borrow_mut();
+                let reuse =
+                    matches!(&*tables, Some((v, h, _)) if *v == req.variant && *h == hash_mb);
+                if reuse {
+                    if let Some((_, _, searcher)) = tables.as_mut() {
+                        searcher.clear();
+                    }
+                } else {
+                    // Free the old tables before taking the new ones.
+                    *tables = None;
+                    *tables = Some((req.variant, hash_mb, EngineSearcher::new(hash_mb)));
+                }
+                let (_, _, searcher) = tables.as_mut()?;
+                searcher
+                    .search(&game, &SearchLimits::default(), options, &mut |_| {})
+                    .best_move
+            })
         },
     )
 }

@@ -25,6 +25,16 @@ pub struct Config {
     /// the number of cores less one (at least one), so searches never take
     /// every core from the games' traffic.
     pub ai_threads: usize,
+    /// How many nice steps the AI threads run below the server (Linux;
+    /// the result is capped at 19, the lowest priority). The default, 19,
+    /// makes a search yield the CPU to the async workers whenever they
+    /// have work, so moves between people keep their latency while the AI
+    /// thinks; 0 runs searches at the server's own priority.
+    pub ai_nice: i32,
+    /// The AI threads also run under Linux's `SCHED_IDLE` policy: they get
+    /// a CPU only when nothing else wants it, so a search cannot delay a
+    /// move. On by default.
+    pub ai_sched_idle: bool,
     /// How long a finished room with nobody connected stays in memory.
     pub idle_room: Duration,
     /// The version line answered by `/api/version` (`v0.1.0 · <commit>`).
@@ -42,6 +52,8 @@ impl Default for Config {
             allow_origins: Vec::new(),
             ai_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            ai_nice: 19,
+            ai_sched_idle: true,
             idle_room: Duration::from_secs(300),
             version: format!("v{} · unknown", env!("CARGO_PKG_VERSION")),
         }

@@ -10,7 +10,7 @@
 //! - every state change is committed by the store's single writer thread,
 //!   which groups the writes of all rooms into one transaction
 //!   (`store/`), before it is acknowledged or broadcast;
-//! - AI searches run on a bounded pool of blocking threads (`bot.rs`).
+//! - AI searches run on a bounded pool of low-priority threads (`bot.rs`).
 
 mod bot;
 mod config;
@@ -35,10 +35,10 @@ use std::{
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use bot::{AiError, AiOutcome, AiPool, AiRequest, Picker, engine_picker};
+pub use bot::{AiError, AiOutcome, AiPool, AiRequest, AiStats, Picker, engine_picker};
 pub use config::Config;
 pub use error::ApiError;
-pub use loadtest::{LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
+pub use loadtest::{AiPoolUse, LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
 pub use protocol::{
     AckMsg, ClientMsg, ClockJson, DecodeError, EndEvent, EndKind, ErrorMsg, HistoryMove,
     JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent,
@@ -84,7 +84,12 @@ impl AppState {
         let store = Store::open_sqlite(&config.db_path)?;
         let connections = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(Shared {
-            ai: AiPool::new(config.ai_threads, picker),
+            ai: AiPool::new(
+                config.ai_threads,
+                config.ai_nice,
+                config.ai_sched_idle,
+                picker,
+            ),
             room_limit: PerIp::new(config.room_rate_per_minute),
             lobby: Lobby::start(Arc::clone(&connections)),
             registry: Registry::default(),

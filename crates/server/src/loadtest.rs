@@ -49,9 +49,12 @@ pub struct LoadConfig {
     pub seed: u64,
     /// The server's process id, to report its memory (Linux `/proc`).
     pub server_pid: Option<u32>,
-    /// Games against the AI (level 8) played alongside, to keep the AI pool
-    /// busy; their moves are counted apart.
-    pub ai_games: usize,
+    /// Rooms against the AI (level 8) played alongside, so that AI
+    /// searches run during the whole measurement: the client answers each
+    /// AI move at once, and a finished game is followed by a new one. With
+    /// more rooms than the server has AI threads, the pool never idles.
+    /// Their moves are counted apart.
+    pub ai_rooms: usize,
 }
 
 /// Why the load test failed to run.
@@ -83,12 +86,34 @@ pub struct LoadReport {
     pub latencies_us: Vec<u64>,
     /// Peak open connections held by this tool.
     pub connections: usize,
-    /// Server RSS (KiB) after setup and at the end, when its pid was given.
+    /// Server RSS (KiB) after setup and at the end of play (every
+    /// connection still open), when its pid was given.
     pub server_rss_kib: Option<(u64, u64)>,
+    /// The highest server RSS (KiB) sampled every 250 ms during play.
+    pub server_rss_peak_kib: Option<u64>,
+    /// The 1-minute load average at the start and at the end of play.
+    pub load_avg: Option<(f64, f64)>,
+    /// How busy the server's AI pool was during play, from its
+    /// `/api/health` before and after.
+    pub ai_pool: Option<AiPoolUse>,
     /// Time to open every game and connection.
     pub setup: Duration,
     /// AI replies received in the AI games.
     pub ai_moves: u64,
+}
+
+/// The server's AI pool during the measured phase.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct AiPoolUse {
+    /// Its search threads.
+    pub threads: u64,
+    /// Searches finished during play.
+    pub searches: u64,
+    /// Search time during play over threads × wall time (1.0: every thread
+    /// searched all the time).
+    pub busy: f64,
+    /// The threads' nice value, if the server could set it.
+    pub nice: Option<i64>,
 }
 
 impl LoadReport {
@@ -147,14 +172,34 @@ impl LoadReport {
             self.percentile_ms(1.0)
         );
         if self.ai_moves > 0 {
-            let _ = writeln!(s, "AI replies in the AI games: {}", self.ai_moves);
+            let _ = writeln!(s, "AI replies in the AI rooms: {}", self.ai_moves);
         }
-        if let Some((setup, end)) = self.server_rss_kib {
+        if let Some(ai) = self.ai_pool {
+            let nice = ai
+                .nice
+                .map_or_else(|| "unset".to_owned(), |n| n.to_string());
             let _ = writeln!(
                 s,
-                "server RSS: {:.1} MiB after setup, {:.1} MiB at the end",
+                "AI pool: {} thread(s) at nice {nice}, busy {:.0}% of the time, {} searches",
+                ai.threads,
+                ai.busy * 100.0,
+                ai.searches
+            );
+        }
+        if let Some((setup, end)) = self.server_rss_kib {
+            let peak = self.server_rss_peak_kib.unwrap_or(end).max(end);
+            let _ = writeln!(
+                s,
+                "server RSS: {:.1} MiB after setup, peak {:.1} MiB during play, {:.1} MiB at the end of play",
                 kib_to_mib(setup),
+                kib_to_mib(peak),
                 kib_to_mib(end)
+            );
+        }
+        if let Some((start, end)) = self.load_avg {
+            let _ = writeln!(
+                s,
+                "load average (1 min): {start:.2} at the start, {end:.2} at the end"
             );
         }
         s
@@ -177,16 +222,39 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .and_then(|n| n.parse().ok())
 }
 
+/// The 1-minute load average, from `/proc/loadavg`.
+fn load_avg() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// One HTTP/1.1 request with `Connection: close`; returns status and body.
 async fn http_post(addr: SocketAddr, path: &str, body: &Value) -> Result<(u16, Value), LoadError> {
-    let mut stream = TcpStream::connect(addr).await?;
     let body = body.to_string();
     let req = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
+    http(addr, &req).await
+}
+
+/// One GET with `Connection: close`; returns status and body.
+async fn http_get(addr: SocketAddr, path: &str) -> Result<(u16, Value), LoadError> {
+    http(
+        addr,
+        &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+    )
+    .await
+}
+
+async fn http(addr: SocketAddr, req: &str) -> Result<(u16, Value), LoadError> {
+    let mut stream = TcpStream::connect(addr).await?;
     stream.write_all(req.as_bytes()).await?;
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).await?;
@@ -291,6 +359,22 @@ struct Totals {
     finished: AtomicU64,
     errors: AtomicU64,
     ai_moves: AtomicU64,
+}
+
+/// The AI pool's counters from `/api/health`: threads, searches, busy ms,
+/// nice.
+async fn ai_counters(addr: SocketAddr) -> Option<(u64, u64, u64, Option<i64>)> {
+    let (status, health) = http_get(addr, "/api/health").await.ok()?;
+    if status != 200 {
+        return None;
+    }
+    let ai = &health["ai"];
+    Some((
+        ai["threads"].as_u64()?,
+        ai["searches"].as_u64()?,
+        ai["busy_ms"].as_u64()?,
+        ai["nice"].as_i64(),
+    ))
 }
 
 /// Plays random moves against a level-8 AI until `end`, starting a new
@@ -428,14 +512,31 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
     }
     let setup = setup_start.elapsed();
     let rss_setup = config.server_pid.and_then(rss_kib);
+    let ai_before = if config.ai_rooms > 0 {
+        ai_counters(config.addr).await
+    } else {
+        None
+    };
+    let load_start = load_avg();
 
     let totals = Arc::new(Totals::default());
     let latencies = Arc::new(Mutex::new(Vec::<u64>::new()));
     let stop = Arc::new(AtomicBool::new(false));
     let start = Instant::now();
     let end = start + config.duration;
-    let mut tasks = Vec::new();
-    for i in 0..config.ai_games {
+    let sampler = config.server_pid.map(|pid| {
+        let stop = Arc::clone(&stop);
+        tokio::spawn(async move {
+            let mut peak = 0;
+            while !stop.load(Ordering::Relaxed) {
+                peak = peak.max(rss_kib(pid).unwrap_or(0));
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            peak
+        })
+    });
+    let mut ai_tasks = Vec::new();
+    for i in 0..config.ai_rooms {
         let game = ai_game(
             config.addr,
             config.seed.wrapping_add(i as u64),
@@ -443,10 +544,11 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
             Arc::clone(&totals),
         );
         let limit = tokio::time::Instant::from_std(end + Duration::from_secs(10));
-        tasks.push(tokio::spawn(async move {
+        ai_tasks.push(tokio::spawn(async move {
             let _ = tokio::time::timeout_at(limit, game).await;
         }));
     }
+    let mut tasks = Vec::new();
     for (i, game) in games.into_iter().enumerate() {
         let totals = Arc::clone(&totals);
         let latencies = Arc::clone(&latencies);
@@ -503,15 +605,47 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
                 }
             }
             latencies.lock().await.extend(local);
+            // Kept open until the server's memory has been read.
+            game
         }));
     }
+    let mut open = Vec::new();
     for t in tasks {
-        let _ = t.await;
+        if let Ok(game) = t.await {
+            open.push(game);
+        }
     }
     let elapsed = start.elapsed();
-    stop.store(true, Ordering::Relaxed);
+    let ai_after = if config.ai_rooms > 0 {
+        ai_counters(config.addr).await
+    } else {
+        None
+    };
+    let load_end = load_avg();
     let rss_end = config.server_pid.and_then(rss_kib);
+    stop.store(true, Ordering::Relaxed);
+    let rss_peak = match sampler {
+        Some(s) => s.await.ok(),
+        None => None,
+    };
+    for t in ai_tasks {
+        let _ = t.await;
+    }
+    drop(open);
     drop(idle);
+    let ai_pool = ai_before
+        .zip(ai_after)
+        .map(|((threads, s0, b0, _), (_, s1, b1, nice))| {
+            #[allow(clippy::cast_precision_loss)]
+            let busy = b1.saturating_sub(b0) as f64
+                / (threads.max(1) as f64 * elapsed.as_secs_f64().max(1e-9) * 1000.0);
+            AiPoolUse {
+                threads,
+                searches: s1.saturating_sub(s0),
+                busy,
+                nice,
+            }
+        });
     let mut latencies_us = std::mem::take(&mut *latencies.lock().await);
     latencies_us.sort_unstable();
     Ok(LoadReport {
@@ -522,6 +656,9 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
         latencies_us,
         connections: config.games * 2 + config.idle,
         server_rss_kib: rss_setup.zip(rss_end),
+        server_rss_peak_kib: rss_peak,
+        load_avg: load_start.zip(load_end),
+        ai_pool,
         setup,
         ai_moves: totals.ai_moves.load(Ordering::Relaxed),
     })

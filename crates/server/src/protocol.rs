@@ -150,6 +150,9 @@ pub enum EndKind {
     Resignation,
     /// A clock reached zero.
     Timeout,
+    /// A clock reached zero but the opponent could not have won by any
+    /// sequence of legal moves (lichess's rule): a draw.
+    TimeoutVsInsufficientMaterial,
     /// A draw offer was accepted.
     DrawAgreement,
     /// Aborted before both sides moved.
@@ -187,6 +190,7 @@ impl EndKind {
             Self::Rules(r) => r.name(),
             Self::Resignation => "resignation",
             Self::Timeout => "timeout",
+            Self::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
             Self::DrawAgreement => "draw_agreement",
             Self::Aborted => "aborted",
             Self::Abandoned => "abandoned",
@@ -199,6 +203,7 @@ impl EndKind {
         Some(match name {
             "resignation" => Self::Resignation,
             "timeout" => Self::Timeout,
+            "timeout_vs_insufficient_material" => Self::TimeoutVsInsufficientMaterial,
             "draw_agreement" => Self::DrawAgreement,
             "aborted" => Self::Aborted,
             "abandoned" => Self::Abandoned,
@@ -565,6 +570,7 @@ mod tests {
         for k in [
             EndKind::Resignation,
             EndKind::Timeout,
+            EndKind::TimeoutVsInsufficientMaterial,
             EndKind::DrawAgreement,
             EndKind::Aborted,
             EndKind::Abandoned,

@@ -22,7 +22,7 @@ async fn a_short_load_run_plays_and_measures_moves() {
         max_plies: 20,
         seed: 7,
         server_pid: Some(std::process::id()),
-        ai_games: 1,
+        ai_rooms: 1,
     })
     .await
     .unwrap();
@@ -33,6 +33,11 @@ async fn a_short_load_run_plays_and_measures_moves() {
     assert_eq!(report.latencies_us.len() as u64, report.moves);
     assert!(report.percentile_ms(0.5) <= report.percentile_ms(0.99));
     assert!(report.server_rss_kib.is_some());
+    assert!(report.server_rss_peak_kib.is_some_and(|k| k > 0));
+    let ai = report.ai_pool.expect("the AI pool's use is reported");
+    assert_eq!(ai.threads, 2);
+    assert!(ai.searches >= 1, "{}", report.render());
+    assert!(ai.busy > 0.0, "{}", report.render());
     let text = report.render();
     assert!(text.contains("moves/s") && text.contains("p99"), "{text}");
     assert_eq!(report.connections, 11);

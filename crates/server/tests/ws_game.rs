@@ -264,6 +264,111 @@ async fn clocks_follow_the_api_and_a_flag_falls() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_against_a_bare_king_is_a_draw() {
+    let server = TestServer::start().await;
+    // White has king and rook, Black a bare king: Black cannot win.
+    let fen = "8/8/8/4k3/8/8/8/4K2R w - - 0 1";
+    let (id, white_token, black_token) =
+        common::insert_room_from(&server, "chess", Some(fen), Some(1_500)).await;
+    let mut white = server
+        .ws(&format!("/ws/room/{id}?token={white_token}"))
+        .await;
+    white.expect("state").await;
+    let mut black = server
+        .ws(&format!("/ws/room/{id}?token={black_token}"))
+        .await;
+    black.expect("state").await;
+    play_line(&mut white, &mut black, 0, &["h1h2", "e5e6", "h2h3"]).await;
+    // Black's clock runs out: White wins on time, having mating material.
+    expect_end(&mut white, json!("white"), "timeout").await;
+
+    let (id, white_token, black_token) =
+        common::insert_room_from(&server, "chess", Some(fen), Some(1_500)).await;
+    let mut white = server
+        .ws(&format!("/ws/room/{id}?token={white_token}"))
+        .await;
+    white.expect("state").await;
+    let mut black = server
+        .ws(&format!("/ws/room/{id}?token={black_token}"))
+        .await;
+    black.expect("state").await;
+    play_line(&mut white, &mut black, 0, &["h1h2", "e5e6"]).await;
+    // White's clock runs out, but a bare king cannot win: a draw.
+    let end = expect_end(&mut black, Value::Null, "timeout_vs_insufficient_material").await;
+    assert_eq!(end["d"]["clock"]["white"], 0);
+    expect_end(&mut white, Value::Null, "timeout_vs_insufficient_material").await;
+    let (_, pgn) = server.get(&format!("/api/rooms/{id}/export")).await;
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"Time forfeit\"]"), "{pgn}");
+    // The stored result reads back after the room is reloaded.
+    let (_, summary) = server.get(&format!("/api/rooms/{id}")).await;
+    let summary: Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(
+        summary["outcome"]["reason"],
+        "timeout_vs_insufficient_material"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replayed_moves_and_takebacks_equal_what_was_sent_live() {
+    let server = TestServer::start().await;
+    let (id, white_token, black_token) = common::insert_room(&server, "chess", Some(600_000)).await;
+    let mut white = server
+        .ws(&format!("/ws/room/{id}?token={white_token}"))
+        .await;
+    let v0 = white.expect("state").await["d"]["v"].as_u64().unwrap();
+    let mut black = server
+        .ws(&format!("/ws/room/{id}?token={black_token}"))
+        .await;
+    black.expect("state").await;
+    let mut spectator = server.ws(&format!("/ws/room/{id}")).await;
+    spectator.expect("state").await;
+    play_line(&mut white, &mut black, 0, &["e2e4", "e7e5", "g1f3"]).await;
+    // Black asks to take back its move and White's reply; White accepts.
+    black.send_bare("takeback_offer").await;
+    white.expect("offer").await;
+    black.expect("offer").await;
+    white.send_bare("takeback_accept").await;
+    white.expect("takeback").await;
+    black.expect("takeback").await;
+    play_line(&mut black, &mut white, 1, &["c7c5", "g1f3", "d7d6"]).await;
+    // 3 moves, the offer, the takeback, 3 moves.
+    while spectator.events().len() < 8 {
+        spectator.recv().await;
+    }
+    let live: Vec<Value> = spectator.events().into_iter().cloned().collect();
+    let last = live.last().unwrap()["v"].as_u64().unwrap();
+    // From just before the takeback: the takeback and the moves after it,
+    // encoded again from the game, exactly as sent.
+    let takeback_v = live.iter().find(|e| e["t"] == "takeback").unwrap()["v"]
+        .as_u64()
+        .unwrap();
+    let mut late = server
+        .ws(&format!(
+            "/ws/room/{id}?token={white_token}&v={}",
+            takeback_v - 1
+        ))
+        .await;
+    let mut replayed = Vec::new();
+    for _ in takeback_v..=last {
+        replayed.push(late.recv().await);
+    }
+    let expected: Vec<Value> = live
+        .iter()
+        .filter(|e| e["v"].as_u64().unwrap() >= takeback_v)
+        .cloned()
+        .collect();
+    assert_eq!(replayed, expected);
+    assert_eq!(replayed[0]["t"], "takeback");
+    assert!(replayed[1]["d"]["moves"].as_array().unwrap().len() > 20);
+    // Before the takeback the moves it undid are gone: a full state.
+    let mut older = server
+        .ws(&format!("/ws/room/{id}?token={white_token}&v={v0}"))
+        .await;
+    assert_eq!(older.expect("state").await["d"]["v"], last);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn threefold_repetition_is_claimed_on_turn() {
     let server = TestServer::start().await;
     let (_, mut white, mut black) = two_players(&server, "chess", None).await;

@@ -32,6 +32,14 @@ pub(crate) struct ServeArgs {
     /// AI searches run at once (default: the number of cores less one).
     #[arg(long)]
     ai_threads: Option<usize>,
+    /// Nice steps the AI threads run below the server (0-19, capped at
+    /// nice 19; higher yields more CPU to the games' traffic).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(0..=19))]
+    ai_nice: i32,
+    /// Run the AI threads under the normal scheduling policy instead of
+    /// Linux's SCHED_IDLE (for comparisons).
+    #[arg(long)]
+    ai_normal_sched: bool,
 }
 
 impl Default for ServeArgs {
@@ -44,6 +52,8 @@ impl Default for ServeArgs {
             disconnect_secs: 30,
             allow_origin: Vec::new(),
             ai_threads: None,
+            ai_nice: 19,
+            ai_normal_sched: false,
         }
     }
 }
@@ -74,6 +84,8 @@ pub(crate) fn run(args: &ServeArgs, version: String) -> Result<(), ServeError> {
         disconnect_grace: Duration::from_secs(args.disconnect_secs),
         allow_origins: args.allow_origin.clone(),
         ai_threads: args.ai_threads.unwrap_or(defaults.ai_threads),
+        ai_nice: args.ai_nice,
+        ai_sched_idle: !args.ai_normal_sched,
         version,
         ..defaults
     };
@@ -110,9 +122,12 @@ pub(crate) struct LoadArgs {
     /// The server's process id, to report its memory.
     #[arg(long)]
     server_pid: Option<u32>,
-    /// Games against the level-8 AI played alongside (not measured).
-    #[arg(long, default_value_t = 0)]
-    ai_games: usize,
+    /// Rooms against the level-8 AI played alongside for the whole run, so
+    /// AI searches compete with the measured games (their moves are not
+    /// measured). Use more than the server's `--ai-threads` to keep every
+    /// AI thread busy.
+    #[arg(long, alias = "ai-games", default_value_t = 0)]
+    ai_rooms: usize,
 }
 
 /// Runs the load tool and prints its report.
@@ -131,7 +146,7 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String, ServeError> {
         max_plies: args.max_plies,
         seed: args.seed,
         server_pid: args.server_pid,
-        ai_games: args.ai_games,
+        ai_rooms: args.ai_rooms,
     };
     Ok(chessplayx_server::loadtest_blocking(config)?.render())
 }

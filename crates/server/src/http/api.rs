@@ -40,11 +40,20 @@ async fn not_found() -> ApiError {
 
 async fn health(State(app): State<AppState>) -> impl IntoResponse {
     let store = app.0.store.stats();
+    let ai = app.0.ai.stats();
     Json(serde_json::json!({
         "status": "ok",
         "rooms": app.0.registry.len(),
         "connections": app.0.connections.load(std::sync::atomic::Ordering::Relaxed),
         "store": {"commits": store.batches, "writes": store.jobs},
+        "ai": {
+            "threads": ai.threads,
+            "running": ai.running,
+            "searches": ai.searches,
+            "busy_ms": ai.busy_ms,
+            "nice": ai.nice,
+            "sched_idle": ai.sched_idle,
+        },
     }))
 }
 

@@ -36,13 +36,11 @@ use crate::{
     util::{hash_token, new_room_id, new_token, unix_ms},
 };
 
-/// The replay log of a room keeps at least this many events...
-const REPLAY_MIN_EVENTS: usize = 4;
-/// ...and more while they fit in this many bytes. A move event carries
-/// the position's legal moves (2-3 KiB), so a count alone would cost
-/// 100+ KiB per room; a client that is further behind gets a `state`,
-/// which is smaller than many events anyway.
-const REPLAY_MAX_BYTES: usize = 8 * 1024;
+/// The replay log of a room keeps this many events. Move and takeback
+/// events are kept in a compact form (~50 bytes) and encoded again when
+/// replayed, the others (small) as sent; a client that is further behind
+/// gets a `state`.
+const REPLAY_EVENTS: usize = 16;
 
 /// A refusal sent back to the client as an `error` message.
 struct Refusal {
@@ -59,12 +57,77 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
 
 type Acted = Result<(), Refusal>;
 
-/// A move played in the room.
+/// A move played in the room: UCI and SAN in one allocation (a room keeps
+/// one per ply for its whole life; two `String`s cost twice the memory).
 struct Played {
-    uci: String,
-    san: String,
+    /// `uci`, then `san`.
+    text: Box<str>,
+    /// Where `san` starts in `text`.
+    split: u8,
     /// The number of its `move` event.
     v: u64,
+}
+
+impl Played {
+    fn new(uci: &str, san: &str, v: u64) -> Self {
+        // UCI moves are at most 6 characters ("a10a10" in Xiangqi).
+        let split = u8::try_from(uci.len()).unwrap_or(u8::MAX);
+        let (uci, split) = if usize::from(split) == uci.len() {
+            (uci, split)
+        } else {
+            ("", 0)
+        };
+        Self {
+            text: format!("{uci}{san}").into_boxed_str(),
+            split,
+            v,
+        }
+    }
+
+    fn uci(&self) -> &str {
+        self.text.get(..usize::from(self.split)).unwrap_or_default()
+    }
+
+    fn san(&self) -> &str {
+        self.text.get(usize::from(self.split)..).unwrap_or_default()
+    }
+}
+
+/// An event kept for replays. A `move` or `takeback` event is mostly the
+/// position's legal moves (2-3 KiB encoded); keeping those bytes for every
+/// room was the largest part of the server's memory during play, while
+/// the room can recompute them exactly from its history when a client
+/// asks for a replay (rare).
+#[derive(Clone, Debug)]
+enum Logged {
+    /// Sent again as it was (offers, joins, ends, rematches: small).
+    Encoded(Utf8Bytes),
+    /// A `move` event: the move is `history[ply]`, the position after it
+    /// is the game after `ply + 1` plies.
+    Move {
+        ply: u32,
+        by: Color,
+        clock: Option<ClockJson>,
+    },
+    /// A `takeback` event leaving `ply` plies. The log is emptied before a
+    /// takeback is logged, so every logged move and takeback lies on the
+    /// current history.
+    Takeback {
+        undone: u32,
+        ply: u32,
+        clock: Option<ClockJson>,
+    },
+}
+
+impl Logged {
+    /// The plies of the position the event describes (`None`: none).
+    fn plies(&self) -> Option<usize> {
+        match self {
+            Self::Encoded(_) => None,
+            Self::Move { ply, .. } => usize::try_from(*ply).ok().map(|p| p + 1),
+            Self::Takeback { ply, .. } => usize::try_from(*ply).ok(),
+        }
+    }
 }
 
 /// A connection subscribed to the room.
@@ -126,8 +189,7 @@ pub(super) struct RoomActor {
     offers: Offers,
     rematch_id: Option<String>,
     v: u64,
-    log: VecDeque<(u64, Utf8Bytes)>,
-    log_bytes: usize,
+    log: VecDeque<(u64, Logged)>,
     subs: Vec<Sub>,
     next_sub: u64,
     conns: ByColor<usize>,
@@ -158,11 +220,7 @@ impl RoomActor {
             let played = game
                 .play_uci(&m.uci)
                 .map_err(|e| replay_err(format!("ply {}: {e}", m.ply)))?;
-            history.push(Played {
-                uci: played.uci,
-                san: played.san,
-                v: m.v,
-            });
+            history.push(Played::new(&played.uci, &played.san, m.v));
         }
         let now = Instant::now();
         let outcome = match &record.result {
@@ -201,7 +259,6 @@ impl RoomActor {
             rematch_id: record.rematch_id,
             v: record.v,
             log: VecDeque::new(),
-            log_bytes: 0,
             subs: Vec::new(),
             next_sub: 0,
             conns: ByColor::default(),
@@ -274,12 +331,7 @@ impl RoomActor {
         if self.outcome.is_none()
             && let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now))
         {
-            let _ignored = self
-                .finish(RoomOutcome {
-                    winner: Some(!flagged),
-                    reason: EndKind::Timeout,
-                })
-                .await;
+            let _ignored = self.finish(self.flag_outcome(flagged)).await;
         }
         for c in Color::ALL {
             if let Some(cd) = self.countdown.get_mut(c)
@@ -448,13 +500,10 @@ impl RoomActor {
                 return;
             }
             let oldest = self.log.front().map(|(n, _)| *n);
-            if v < self.v && oldest.is_some_and(|o| o <= v + 1) {
-                let missed: Vec<Utf8Bytes> = self
-                    .log
-                    .iter()
-                    .filter(|(n, _)| *n > v)
-                    .map(|(_, m)| m.clone())
-                    .collect();
+            if v < self.v
+                && oldest.is_some_and(|o| o <= v + 1)
+                && let Some(missed) = self.replay_after(v)
+            {
                 for m in missed {
                     self.send_to(sub, m);
                 }
@@ -463,6 +512,71 @@ impl RoomActor {
         }
         let state = self.state_msg(color);
         self.send_to(sub, state);
+    }
+
+    /// The logged events after `v`, encoded as they were sent: the moves
+    /// and takebacks are encoded again from the game replayed to the ply
+    /// they describe. `None` if the game cannot be replayed (it always
+    /// can: these are the moves the room played).
+    fn replay_after(&self, v: u64) -> Option<Vec<Utf8Bytes>> {
+        let missed: Vec<&(u64, Logged)> = self.log.iter().filter(|(n, _)| *n > v).collect();
+        let first_ply = missed.iter().filter_map(|(_, l)| l.plies()).min();
+        let mut game = match first_ply {
+            Some(plies) => {
+                let moves: Vec<&str> = self.history.get(..plies)?.iter().map(Played::uci).collect();
+                Some(AnyGame::replay(self.variant, self.start_fen.as_deref(), &moves).ok()?)
+            }
+            None => None,
+        };
+        let mut out = Vec::with_capacity(missed.len());
+        for (n, logged) in missed {
+            if let (Some(plies), Some(g)) = (logged.plies(), game.as_mut()) {
+                // Events lie on the current history in increasing plies.
+                while g.ply() < plies {
+                    let next = self.history.get(g.ply())?;
+                    g.play_uci(next.uci()).ok()?;
+                }
+            }
+            let msg = match (logged, game.as_ref()) {
+                (Logged::Encoded(m), _) => m.clone(),
+                (Logged::Move { ply, by, clock }, Some(g)) => {
+                    let played = self.history.get(usize::try_from(*ply).ok()?)?;
+                    let view = View::of(g);
+                    encode(
+                        "move",
+                        Some(*n),
+                        &MoveEvent {
+                            ply: *ply,
+                            uci: played.uci(),
+                            san: played.san(),
+                            by: *by,
+                            status: &view.status,
+                            moves: &view.moves,
+                            warnings: &view.warnings,
+                            clock: *clock,
+                        },
+                    )
+                }
+                (Logged::Takeback { undone, ply, clock }, Some(g)) => {
+                    let view = View::of(g);
+                    encode(
+                        "takeback",
+                        Some(*n),
+                        &TakebackEvent {
+                            undone: *undone,
+                            ply: *ply,
+                            status: &view.status,
+                            moves: &view.moves,
+                            warnings: &view.warnings,
+                            clock: *clock,
+                        },
+                    )
+                }
+                (Logged::Move { .. } | Logged::Takeback { .. }, None) => return None,
+            };
+            out.push(msg);
+        }
+        Some(out)
     }
 
     fn leave(&mut self, sub: u64) {
@@ -656,7 +770,7 @@ impl RoomActor {
                 !self.game_first_mover()
             };
             if let Some(p) = self.history.get(ply_index)
-                && p.uci == uci
+                && p.uci() == uci
                 && mover == me
             {
                 let ack = encode("ack", None, &AckMsg { ply, v: p.v });
@@ -696,11 +810,7 @@ impl RoomActor {
     async fn play(&mut self, ack: Option<(u64, u32)>, me: Color, uci: &str) -> Acted {
         let now = Instant::now();
         if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
-            self.finish(RoomOutcome {
-                winner: Some(!flagged),
-                reason: EndKind::Timeout,
-            })
-            .await?;
+            self.finish(self.flag_outcome(flagged)).await?;
             return Err(refuse("game_over", "your time ran out"));
         }
         let clock_before = self.clock.clone();
@@ -738,11 +848,7 @@ impl RoomActor {
             self.clock = clock_before;
             return Err(self.internal(&e));
         }
-        self.history.push(Played {
-            uci: played.uci.clone(),
-            san: played.san.clone(),
-            v,
-        });
+        self.history.push(Played::new(&played.uci, &played.san, v));
         self.offers.draw = None;
         self.offers.takeback = None;
         let view = View::of(&self.game);
@@ -750,11 +856,12 @@ impl RoomActor {
             self.send_to(sub, encode("ack", None, &AckMsg { ply, v }));
         }
         let clock = self.clock_json(now);
+        let ply = u32::try_from(ply).unwrap_or(u32::MAX);
         let msg = encode(
             "move",
             Some(v),
             &MoveEvent {
-                ply: u32::try_from(ply).unwrap_or(u32::MAX),
+                ply,
                 uci: &played.uci,
                 san: &played.san,
                 by: me,
@@ -764,13 +871,30 @@ impl RoomActor {
                 clock,
             },
         );
-        self.push_event(v, msg);
+        self.push_event(v, &msg, Logged::Move { ply, by: me, clock });
         if let Some(o) = rules_end {
             self.ended(o, v + 1, now);
         } else {
             self.maybe_start_ai();
         }
         Ok(())
+    }
+
+    /// The end when `flagged`'s time ran out: the opponent wins, unless it
+    /// could not win by any legal sequence of moves (a bare king, …): then
+    /// a draw, as on lichess.
+    fn flag_outcome(&self, flagged: Color) -> RoomOutcome {
+        if self.game.can_still_win(!flagged) {
+            RoomOutcome {
+                winner: Some(!flagged),
+                reason: EndKind::Timeout,
+            }
+        } else {
+            RoomOutcome {
+                winner: None,
+                reason: EndKind::TimeoutVsInsufficientMaterial,
+            }
+        }
     }
 
     fn finish_op(&self, outcome: RoomOutcome, v: u64) -> WriteOp {
@@ -935,19 +1059,24 @@ impl RoomActor {
         }
         let view = View::of(&self.game);
         let clock = self.clock_json(now);
+        let undone = u32::try_from(n).unwrap_or(0);
+        let ply = u32::try_from(keep).unwrap_or(u32::MAX);
         let msg = encode(
             "takeback",
             Some(v),
             &TakebackEvent {
-                undone: u32::try_from(n).unwrap_or(0),
-                ply: u32::try_from(keep).unwrap_or(u32::MAX),
+                undone,
+                ply,
                 status: &view.status,
                 moves: &view.moves,
                 warnings: &view.warnings,
                 clock,
             },
         );
-        self.push_event(v, msg);
+        // The logged moves past `keep` are gone from the history: a client
+        // behind this takeback gets a `state`.
+        self.log.clear();
+        self.push_event(v, &msg, Logged::Takeback { undone, ply, clock });
         self.maybe_start_ai();
         Ok(())
     }
@@ -1033,7 +1162,7 @@ impl RoomActor {
         let req = AiRequest {
             variant: self.variant,
             start_fen: self.start_fen.clone(),
-            moves: self.history.iter().map(|p| p.uci.clone()).collect(),
+            moves: self.history.iter().map(|p| p.uci().to_owned()).collect(),
             level,
         };
         let pool = self.shared.ai.clone();
@@ -1087,15 +1216,13 @@ impl RoomActor {
         }
     }
 
-    /// Keeps event `v` for replays and sends it to everyone.
-    fn push_event(&mut self, v: u64, msg: Utf8Bytes) {
+    /// Keeps event `v` (as `logged`) for replays and sends it to everyone.
+    fn push_event(&mut self, v: u64, msg: &Utf8Bytes, logged: Logged) {
         self.v = v;
-        self.log_bytes += msg.len();
-        while self.log.len() >= REPLAY_MIN_EVENTS && self.log_bytes > REPLAY_MAX_BYTES {
-            if let Some((_, old)) = self.log.pop_front() {
-                self.log_bytes -= old.len();
-            }
+        while self.log.len() >= REPLAY_EVENTS {
+            self.log.pop_front();
         }
+        self.log.push_back((v, logged));
         let mut i = 0;
         while i < self.subs.len() {
             if self.subs[i].tx.try_send(msg.clone()).is_err() {
@@ -1104,12 +1231,12 @@ impl RoomActor {
                 i += 1;
             }
         }
-        self.log.push_back((v, msg));
     }
 
     fn emit<T: serde::Serialize>(&mut self, t: &str, v: u64, d: &T) {
         let msg = encode(t, Some(v), d);
-        self.push_event(v, msg);
+        let logged = Logged::Encoded(msg.clone());
+        self.push_event(v, &msg, logged);
     }
 
     fn clock_json(&self, now: Instant) -> Option<ClockJson> {
@@ -1134,8 +1261,8 @@ impl RoomActor {
             .history
             .iter()
             .map(|p| HistoryMove {
-                uci: p.uci.clone(),
-                san: p.san.clone(),
+                uci: p.uci().to_owned(),
+                san: p.san().to_owned(),
             })
             .collect();
         let start_fen = self.game.start_fen();
@@ -1307,7 +1434,7 @@ impl RoomActor {
         if let (Some(result), Some(o)) = (result, self.outcome) {
             set("Result", result);
             let termination = match o.reason {
-                EndKind::Timeout => "Time forfeit",
+                EndKind::Timeout | EndKind::TimeoutVsInsufficientMaterial => "Time forfeit",
                 EndKind::Abandoned => "Abandoned",
                 EndKind::Aborted => "Unterminated",
                 _ => "Normal",

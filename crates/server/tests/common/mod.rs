@@ -295,6 +295,16 @@ pub async fn insert_room(
     variant: &str,
     clock_ms: Option<u64>,
 ) -> (String, String, String) {
+    insert_room_from(server, variant, None, clock_ms).await
+}
+
+/// As [`insert_room`], from `start_fen`.
+pub async fn insert_room_from(
+    server: &TestServer,
+    variant: &str,
+    start_fen: Option<&str>,
+    clock_ms: Option<u64>,
+) -> (String, String, String) {
     use chessplayx_rules::ByColor;
     use chessplayx_server::{ClockConfig, RoomRecord, RoomState, SeatRecord, WriteOp};
     use sha2::{Digest as _, Sha256};
@@ -309,7 +319,7 @@ pub async fn insert_room(
     let record = RoomRecord {
         id: id.clone(),
         variant: variant.parse().unwrap(),
-        start_fen: None,
+        start_fen: start_fen.map(str::to_owned),
         clock: clock_ms.map(|initial| ClockConfig {
             initial,
             increment: 0,
