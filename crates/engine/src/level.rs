@@ -143,8 +143,9 @@ impl Level {
     /// The row for this level in `variant`. The same settings are not
     /// equally strong in every game against lichess's levels of the same
     /// number (docs/strength.md): in Xiangqi levels 2-5 of the base table
-    /// scored 75-85%, so they play weaker there; in Horde the
-    /// base level 6 scored 20%, so it searches deeper there.
+    /// scored 75-85%, so they play weaker there; in Horde
+    /// level 3 scored 85% and levels 4 and 6 20-25%, so level 3 is weaker
+    /// there and levels 4-7 search deeper.
     #[must_use]
     pub const fn params_in(self, variant: Variant) -> LevelParams {
         match (variant, self) {
@@ -152,7 +153,11 @@ impl Level {
             (Variant::Xiangqi, Self::Three) => row(3, 6_000, 150, 0, 180, 120, 2),
             (Variant::Xiangqi, Self::Four) => row(3, 15_000, 200, 0, 105, 60, 4),
             (Variant::Xiangqi, Self::Five) => row(4, 25_000, 300, 0, 85, 40, 8),
-            (Variant::Horde, Self::Six) => row(11, 250_000, 400, 2, 15, 2, 16),
+            (Variant::Horde, Self::Three) => row(3, 8_000, 150, 0, 150, 90, 2),
+            (Variant::Horde, Self::Four) => row(5, 35_000, 200, 0, 80, 35, 4),
+            (Variant::Horde, Self::Five) => row(7, 80_000, 300, 6, 50, 15, 8),
+            (Variant::Horde, Self::Six) => row(12, 300_000, 400, 2, 12, 2, 16),
+            (Variant::Horde, Self::Seven) => row(16, 700_000, 500, 2, 5, 0, 16),
             _ => self.params(),
         }
     }
