@@ -641,11 +641,11 @@ test(
       // counts B's connection attempts (the app's own WebSocket, only counted)
       const bInit = () => {
         const Native = window.WebSocket;
-        window.__wsAttempts = 0;
+        window.e2eSocketAttempts = 0;
         window.WebSocket = class extends Native {
           constructor(...args) {
             super(...args);
-            window.__wsAttempts++;
+            window.e2eSocketAttempts++;
           }
         };
       };
@@ -655,8 +655,8 @@ test(
       await typeMove(b, 'e5');
       await waitPlies(a, 2);
       // a mark that a reload would wipe: the reconnection must happen in this page
-      await b.evaluate(() => (window.__sameDocument = true));
-      const attempts = await b.evaluate(() => window.__wsAttempts);
+      await b.evaluate(() => (window.e2eSameDocument = true));
+      const attempts = await b.evaluate(() => window.e2eSocketAttempts);
       // the network goes: B's connections are cut and the browser knows it is offline
       relay.cut();
       await b.context().setOffline(true);
@@ -669,7 +669,7 @@ test(
       await shot(b, 'online-offline');
       assert((await plies(b)) === 2, 'B cannot see the move while offline');
       // two reconnection attempts failed (0.5 s and 1 s into the backoff); the next would be 2 s away
-      await b.waitForFunction((n) => window.__wsAttempts >= n + 2 && !document.querySelector('#connection.conn-connecting'), attempts, { polling: 20 });
+      await b.waitForFunction((n) => window.e2eSocketAttempts >= n + 2 && !document.querySelector('#connection.conn-connecting'), attempts, { polling: 20 });
       // the network comes back: the socket reconnects at once with its last v and gets the missed move
       const back = Date.now();
       relay.restore();
@@ -678,7 +678,7 @@ test(
       await waitPlies(b, 3);
       const took = Date.now() - back;
       assert((await moveList(b)) === 'e4 e5 Nf3', `B got the missed move: ${await moveList(b)}`);
-      assert(await b.evaluate(() => window.__sameDocument === true), 'no reload: the socket reconnected by itself');
+      assert(await b.evaluate(() => window.e2eSameDocument === true), 'no reload: the socket reconnected by itself');
       assert(took < 1500, `reconnected as soon as the browser was back online (${took} ms), not at the end of the backoff`);
       await a.waitForFunction(() => !/opponent has disconnected/.test(document.querySelector('main')?.textContent ?? ''));
       await typeMove(b, 'Nc6');
