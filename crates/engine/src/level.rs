@@ -155,7 +155,7 @@ impl Level {
             (Variant::Xiangqi, Self::Five) => row(4, 25_000, 300, 0, 85, 40, 8),
             (Variant::Horde, Self::Three) => row(3, 8_000, 150, 0, 150, 90, 2),
             (Variant::Horde, Self::Four) => row(5, 35_000, 200, 0, 80, 35, 4),
-            (Variant::Horde, Self::Five) => row(7, 80_000, 300, 6, 50, 15, 8),
+            (Variant::Horde, Self::Five) => row(6, 60_000, 300, 6, 60, 20, 8),
             (Variant::Horde, Self::Six) => row(12, 300_000, 400, 2, 12, 2, 16),
             (Variant::Horde, Self::Seven) => row(16, 700_000, 500, 2, 5, 0, 16),
             _ => self.params(),
