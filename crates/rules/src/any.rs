@@ -558,67 +558,13 @@ impl AnyGame {
     ///   stalemating a helpless opponent are not considered).
     #[must_use]
     pub fn can_still_win(&self, color: Color) -> bool {
-        use crate::chess::{Bitboard, Role};
-        let chess_board = match self {
-            Self::Chess(g) => (g.position().board(), false),
-            Self::Atomic(g) => (g.position().board(), true),
-            Self::Horde(_) => return true,
-            Self::Xiangqi(x) => {
-                use crate::xiangqi::Role as X;
-                let board = x.position().board();
-                return [X::Chariot, X::Horse, X::Cannon, X::Soldier]
-                    .into_iter()
-                    .any(|role| (board.by_role(role) & board.by_color(color)).any());
-            }
-        };
-        let (board, atomic) = chess_board;
-        let ours = board.by_color(color);
-        let theirs = board.by_color(!color);
-        let kings = board.kings();
-        let bishops = board.by_role(Role::Bishop);
-        let knights = board.knights();
-        let all_one_colour = |b: Bitboard| {
-            (b & Bitboard::DARK_SQUARES).is_empty() || (b & Bitboard::LIGHT_SQUARES).is_empty()
-        };
-        if (ours & !kings).is_empty() {
-            return false;
+        use crate::chess::Rules as _;
+        match self {
+            Self::Chess(g) => crate::chess::Standard::can_still_win(g.position().board(), color),
+            Self::Atomic(g) => crate::chess::Atomic::can_still_win(g.position().board(), color),
+            Self::Horde(g) => crate::chess::Horde::can_still_win(g.position().board(), color),
+            Self::Xiangqi(x) => x.position().can_still_win(color),
         }
-        if !atomic {
-            if (ours & (board.pawns() | board.rooks_and_queens())).any() {
-                return true;
-            }
-            if (ours & knights).any() {
-                // A lone knight mates only a king hemmed in by its own
-                // rooks, bishops, knights or pawns.
-                let queens = board.by_role(Role::Queen);
-                return (ours & !kings).more_than_one() || (theirs & !kings & !queens).any();
-            }
-            // Bishops only: mate needs a pawn or knight to block, or a
-            // bishop on the other colour.
-            return !all_one_colour(bishops) || (board.pawns() | knights).any();
-        }
-        if (theirs & !kings).any() {
-            if board.occupied() == (bishops | kings) {
-                let (w, b) = (ours & bishops, theirs & bishops);
-                let apart = ((w & Bitboard::DARK_SQUARES).is_empty()
-                    && (b & Bitboard::LIGHT_SQUARES).is_empty())
-                    || ((w & Bitboard::LIGHT_SQUARES).is_empty()
-                        && (b & Bitboard::DARK_SQUARES).is_empty());
-                return !apart;
-            }
-            return true;
-        }
-        if (board.by_role(Role::Queen) | board.pawns()).any() {
-            return true;
-        }
-        let minors_and_rooks = knights | bishops | board.by_role(Role::Rook);
-        if minors_and_rooks.count() == 1 {
-            return false;
-        }
-        if board.occupied() == (knights | kings) {
-            return knights.count() > 2;
-        }
-        true
     }
 
     /// The state clients read.

@@ -77,6 +77,10 @@ pub trait Rules:
 
     /// `true` when neither side can ever win (automatic draw).
     fn insufficient_material(board: &Board) -> bool;
+
+    /// `true` while `color` could still win by some legal sequence: a
+    /// time-out against a side that cannot is a draw (what lichess does).
+    fn can_still_win(board: &Board, color: Color) -> bool;
 }
 
 /// FIDE chess.
@@ -114,6 +118,33 @@ impl Rules for Standard {
         let bishops = board.by_role(Role::Bishop);
         (bishops & Bitboard::DARK_SQUARES).is_empty()
             || (bishops & Bitboard::LIGHT_SQUARES).is_empty()
+    }
+
+    /// A lone knight or bishop cannot mate unless the other side's own
+    /// pieces help (lichess's rule).
+    fn can_still_win(board: &Board, color: Color) -> bool {
+        let ours = board.by_color(color);
+        let theirs = board.by_color(!color);
+        let kings = board.kings();
+        let bishops = board.by_role(Role::Bishop);
+        let knights = board.knights();
+        if (ours & !kings).is_empty() {
+            return false;
+        }
+        if (ours & (board.pawns() | board.rooks_and_queens())).any() {
+            return true;
+        }
+        if (ours & knights).any() {
+            // A lone knight mates only a king hemmed in by its own
+            // rooks, bishops, knights or pawns.
+            let queens = board.by_role(Role::Queen);
+            return (ours & !kings).more_than_one() || (theirs & !kings & !queens).any();
+        }
+        // Bishops only: mate needs a pawn or knight to block, or a
+        // bishop on the other colour.
+        let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+            || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+        !one_colour || (board.pawns() | knights).any()
     }
 }
 
@@ -170,6 +201,12 @@ impl Rules for Horde {
     fn insufficient_material(_board: &Board) -> bool {
         false
     }
+
+    /// Always: kept simple, either side can in principle still reach its
+    /// goal while the game runs, so a flag always loses.
+    fn can_still_win(_board: &Board, _color: Color) -> bool {
+        true
+    }
 }
 
 impl Rules for Atomic {
@@ -200,6 +237,43 @@ impl Rules for Atomic {
     /// Only the two kings are left.
     fn insufficient_material(board: &Board) -> bool {
         board.occupied() == board.kings()
+    }
+
+    /// Explosions: with enemy pieces besides the king, one of them can
+    /// explode next to its own king, unless only bishops on squares of
+    /// opposite colours are left; against a bare king, a single piece or
+    /// two knights cannot.
+    fn can_still_win(board: &Board, color: Color) -> bool {
+        let ours = board.by_color(color);
+        let theirs = board.by_color(!color);
+        let kings = board.kings();
+        let bishops = board.by_role(Role::Bishop);
+        let knights = board.knights();
+        if (ours & !kings).is_empty() {
+            return false;
+        }
+        if (theirs & !kings).any() {
+            if board.occupied() == (bishops | kings) {
+                let (w, b) = (ours & bishops, theirs & bishops);
+                let apart = ((w & Bitboard::DARK_SQUARES).is_empty()
+                    && (b & Bitboard::LIGHT_SQUARES).is_empty())
+                    || ((w & Bitboard::LIGHT_SQUARES).is_empty()
+                        && (b & Bitboard::DARK_SQUARES).is_empty());
+                return !apart;
+            }
+            return true;
+        }
+        if (board.by_role(Role::Queen) | board.pawns()).any() {
+            return true;
+        }
+        let minors_and_rooks = knights | bishops | board.by_role(Role::Rook);
+        if minors_and_rooks.count() == 1 {
+            return false;
+        }
+        if board.occupied() == (knights | kings) {
+            return knights.count() > 2;
+        }
+        true
     }
 }
 

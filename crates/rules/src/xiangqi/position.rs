@@ -379,6 +379,18 @@ impl Xiangqi {
         Bitboard(Ctx::new(self).checkers)
     }
 
+    /// `true` while `color` has a piece that can attack (a chariot, horse,
+    /// cannon or soldier): a general with advisors and elephants alone
+    /// cannot, so a time-out against it is a draw. Wins by stalemating a
+    /// helpless opponent are not considered.
+    #[must_use]
+    pub fn can_still_win(&self, color: Color) -> bool {
+        let board = self.board();
+        [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier]
+            .into_iter()
+            .any(|role| (board.by_role(role) & board.by_color(color)).any())
+    }
+
     /// `true` when the side to move is in check.
     #[must_use]
     pub fn is_check(&self) -> bool {
