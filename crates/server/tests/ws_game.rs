@@ -8,6 +8,22 @@ use std::time::Duration;
 use common::{TestServer, Ws, play_line, two_players, ws_path_of};
 use serde_json::{Value, json};
 
+/// A chess room with a clock of `clock_ms` written into the store, from
+/// `fen`, with both players connected and past their `state`.
+async fn seated(server: &TestServer, fen: Option<&str>, clock_ms: u64) -> (String, Ws, Ws) {
+    let (id, white_token, black_token) =
+        common::insert_room_from(server, "chess", fen, Some(clock_ms)).await;
+    let mut white = server
+        .ws(&format!("/ws/room/{id}?token={white_token}"))
+        .await;
+    white.expect("state").await;
+    let mut black = server
+        .ws(&format!("/ws/room/{id}?token={black_token}"))
+        .await;
+    black.expect("state").await;
+    (id, white, black)
+}
+
 async fn expect_end(ws: &mut Ws, winner: Value, reason: &str) -> Value {
     let end = ws.expect("end").await;
     assert_eq!(end["d"]["outcome"]["winner"], winner, "{end}");
@@ -243,15 +259,7 @@ async fn clocks_follow_the_api_and_a_flag_falls() {
     white.close().await;
 
     // A 1.5 s game, made in the store (the API's minimum is 15 s).
-    let (id, white_token, black_token) = common::insert_room(&server, "chess", Some(1_500)).await;
-    let mut white = server
-        .ws(&format!("/ws/room/{id}?token={white_token}"))
-        .await;
-    white.expect("state").await;
-    let mut black = server
-        .ws(&format!("/ws/room/{id}?token={black_token}"))
-        .await;
-    black.expect("state").await;
+    let (id, mut white, mut black) = seated(&server, None, 1_500).await;
     play_line(&mut white, &mut black, 0, &["e2e4", "e7e5"]).await;
     // White's clock now runs; White does not move.
     let end = expect_end(&mut black, json!("black"), "timeout").await;
@@ -268,30 +276,12 @@ async fn a_flag_against_a_bare_king_is_a_draw() {
     let server = TestServer::start().await;
     // White has king and rook, Black a bare king: Black cannot win.
     let fen = "8/8/8/4k3/8/8/8/4K2R w - - 0 1";
-    let (id, white_token, black_token) =
-        common::insert_room_from(&server, "chess", Some(fen), Some(1_500)).await;
-    let mut white = server
-        .ws(&format!("/ws/room/{id}?token={white_token}"))
-        .await;
-    white.expect("state").await;
-    let mut black = server
-        .ws(&format!("/ws/room/{id}?token={black_token}"))
-        .await;
-    black.expect("state").await;
+    let (_, mut white, mut black) = seated(&server, Some(fen), 1_500).await;
     play_line(&mut white, &mut black, 0, &["h1h2", "e5e6", "h2h3"]).await;
     // Black's clock runs out: White wins on time, having mating material.
     expect_end(&mut white, json!("white"), "timeout").await;
 
-    let (id, white_token, black_token) =
-        common::insert_room_from(&server, "chess", Some(fen), Some(1_500)).await;
-    let mut white = server
-        .ws(&format!("/ws/room/{id}?token={white_token}"))
-        .await;
-    white.expect("state").await;
-    let mut black = server
-        .ws(&format!("/ws/room/{id}?token={black_token}"))
-        .await;
-    black.expect("state").await;
+    let (id, mut white, mut black) = seated(&server, Some(fen), 1_500).await;
     play_line(&mut white, &mut black, 0, &["h1h2", "e5e6"]).await;
     // White's clock runs out, but a bare king cannot win: a draw.
     let end = expect_end(&mut black, Value::Null, "timeout_vs_insufficient_material").await;
