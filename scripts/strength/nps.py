@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Search speed, ours against Fairy-Stockfish, on the same positions.
 
-Each position (those of `chessplayx bench`) is searched by each engine for
+Each position of `chessplayx bench` (read from its own output) is searched by each engine for
 the same move time, one engine after the other, single thread, 16 MiB
 hash; the nodes per second are the engines' own last `info ... nps`.
 Debian's Fairy-Stockfish has no Atomic, so Atomic is ours alone.
@@ -13,23 +13,19 @@ import os
 import subprocess
 import sys
 
-# The positions of crates/engine/src/bench.rs.
-POSITIONS = [
-    ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-    ("chess", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
-    ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-    ("chess", "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/4R1K1 w - - 0 20"),
-    ("chess", "8/5pk1/6p1/8/3R4/6P1/5PK1/1r6 w - - 0 40"),
-    ("horde", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"),
-    ("horde", "r1bqkb1r/pp1p1ppp/2n1pn2/1Pp1P1P1/P1PP1P1P/PP1PPP1P/1PPPPPPP/PPPPPPPP b kq - 0 6"),
-    ("horde", "4k3/2r5/8/1P1P1P2/PPPPPPP1/1PPPPP2/8/8 b - - 0 30"),
-    ("atomic", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-    ("atomic", "r1bqkb1r/pppppppp/2n2n2/8/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 3 3"),
-    ("atomic", "4k3/ppp2ppp/8/3q4/8/2N5/PPP2PPP/R3K2R w KQ - 0 15"),
-    ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
-    ("xiangqi", "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 4"),
-    ("xiangqi", "3ak4/4a4/4b4/9/2p6/9/9/4B4/4A4/2RAK4 w - - 0 40"),
-]
+def bench_positions(ours):
+    """The positions of `chessplayx bench`, as it prints them (a depth-1 run)."""
+    binary = ours.split()[0]
+    out = subprocess.run([binary, "bench", "search", "--depth", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    positions = []
+    for line in out.splitlines()[1:]:
+        words = line.split()
+        if len(words) >= 6 and words[0] in ("chess", "horde", "atomic", "xiangqi"):
+            positions.append((words[0], " ".join(words[5:])))
+    if not positions:
+        sys.exit("no positions in the output of `chessplayx bench search`")
+    return positions
 
 
 def nps(cmd, variant, fen, movetime):
@@ -64,7 +60,7 @@ def main():
     a = ap.parse_args()
     print("| variant | position | ours (knps) | Fairy-Stockfish (knps) | ratio |")
     print("|---|---|---:|---:|---:|")
-    for variant, fen in POSITIONS:
+    for variant, fen in bench_positions(a.ours):
         ours = nps(a.ours, variant, fen, a.movetime)
         theirs = nps(a.fsf, variant, fen, a.movetime) if variant != "atomic" else None
         ratio = f"{ours / theirs:.2f}" if ours and theirs else "—"
