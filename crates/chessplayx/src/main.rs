@@ -1,13 +1,9 @@
 //! The `chessplayx` binary: the web server (default), the UCI engine, and
-//! the command-line tools (`perft`, `status`, `bench`).
+//! the command-line tools (`perft`, `status`, `bench`, `tune`, `loadtest`).
 //!
 //! This file only parses the command line and turns errors into exit
 //! codes; each subcommand lives in its own module under `cli/`.
 
-// LEAD: `games::with_game` does not build positions yet, so the generic
-// code it would run (perft, replay, describe, the status JSON) is unused
-// outside tests. Remove the attribute once it is filled; the compiler
-// will then insist (unfulfilled expectation).
 mod cli;
 mod games;
 

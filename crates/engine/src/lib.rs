@@ -22,6 +22,7 @@ mod rng;
 mod score;
 mod search;
 mod tt;
+pub mod tune;
 pub mod uci;
 mod worker;
 

@@ -4,6 +4,7 @@ mod bench;
 mod perft;
 mod serve;
 mod status;
+mod tune;
 mod uci;
 
 use std::{
@@ -61,6 +62,9 @@ enum Command {
     /// Measure speed: `bench` (or `bench search`) the search, `bench perft`
     /// move generation.
     Bench(bench::BenchArgs),
+    /// Tune the evaluation: `tune gen` plays self-play games, `tune fit`
+    /// fits the weights to their positions (docs/strength.md).
+    Tune(tune::TuneArgs),
 }
 
 /// Why a subcommand failed. Each message is printed after `chessplayx: `
@@ -76,6 +80,9 @@ pub(crate) enum CliError {
     /// `bench` failed.
     #[error(transparent)]
     Bench(#[from] bench::BenchError),
+    /// `tune` failed.
+    #[error(transparent)]
+    Tune(#[from] tune::TuneCliError),
     /// `serve` or `loadtest` failed.
     #[error(transparent)]
     Serve(#[from] serve::ServeError),
@@ -118,6 +125,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), CliError> {
         Command::Perft(args) => Ok(perft::run(&args, &mut io::stdout().lock())?),
         Command::Status(args) => Ok(status::run(&args, &mut io::stdout().lock())?),
         Command::Bench(args) => Ok(bench::run(&args, &mut io::stdout().lock())?),
+        Command::Tune(args) => Ok(tune::run(&args, &mut io::stdout().lock())?),
     }
 }
 

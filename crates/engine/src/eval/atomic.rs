@@ -9,8 +9,9 @@ use chessplayx_rules::{
 };
 
 use super::{
-    Tapered,
+    Params, Tapered,
     chess8::{self, Eval8, Weights},
+    visit_tapered,
 };
 
 /// Values in Atomic: minor pieces are worth less than in chess (they are
@@ -44,7 +45,35 @@ const WEIGHTS: Weights = Weights {
 /// Material of an explosion, by role; the king is the game.
 const VALUE: [i32; 6] = [100, 270, 300, 440, 880, 20_000];
 
-const TEMPO: i32 = 20;
+/// Everything Atomic's evaluation weighs.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct AtomicParams {
+    w: Weights,
+    tempo: i32,
+    /// Per unit of enemy pressure on the squares around the king.
+    pressure: Tapered,
+    /// One fuse against the side to move; two or more.
+    fuse1: i32,
+    fuse2: i32,
+}
+
+const PARAMS: AtomicParams = AtomicParams {
+    w: WEIGHTS,
+    tempo: 20,
+    pressure: Tapered::new(5, 3),
+    fuse1: 90,
+    fuse2: 350,
+};
+
+impl Params for AtomicParams {
+    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut i32)) {
+        self.w.visit("", f);
+        f("tempo", &mut self.tempo);
+        visit_tapered("pressure", &mut self.pressure, f);
+        f("fuse1", &mut self.fuse1);
+        f("fuse2", &mut self.fuse2);
+    }
+}
 
 /// Squares next to `us`'s king holding `us`'s pieces that the enemy can
 /// capture without blowing up its own king: each is a way to win at once.
@@ -97,17 +126,23 @@ fn king_pressure(board: &Board, us: Color) -> i32 {
     units
 }
 
-fn side(board: &Board, us: Color) -> Tapered {
-    let (s, _) = chess8::side_terms(board, us, &WEIGHTS);
+fn side(board: &Board, us: Color, p: &AtomicParams) -> Tapered {
+    let (s, _) = chess8::side_terms(board, us, &p.w);
     let pressure = king_pressure(board, us);
-    s - Tapered::new((pressure * 5).min(300), (pressure * 3).min(200))
+    s - Tapered::new(
+        (pressure * p.pressure.mg).min(300),
+        (pressure * p.pressure.eg).min(200),
+    )
 }
 
 impl Eval8 for Atomic {
-    fn evaluate(pos: &AtomicChess) -> i32 {
+    type Params = AtomicParams;
+    const PARAMS: AtomicParams = PARAMS;
+
+    fn evaluate_with(pos: &AtomicChess, p: &AtomicParams) -> i32 {
         let b = pos.board();
         let us = pos.turn();
-        let s = side(b, Color::White) - side(b, Color::Black);
+        let s = side(b, Color::White, p) - side(b, Color::Black, p);
         let mut v = s.blend(chess8::phase(b));
         if us == Color::Black {
             v = -v;
@@ -117,8 +152,8 @@ impl Eval8 for Atomic {
         // search tries at once.)
         v -= match fuses(b, us) {
             0 => 0,
-            1 => 90,
-            _ => 350,
+            1 => p.fuse1,
+            _ => p.fuse2,
         };
         // Touching kings cannot be checked or blown up through each other:
         // the side behind holds on that way.
@@ -127,7 +162,7 @@ impl Eval8 for Atomic {
         {
             v = v * 3 / 4;
         }
-        v + TEMPO
+        v + p.tempo
     }
 
     /// The explosion's balance: what it destroys of the enemy's minus what

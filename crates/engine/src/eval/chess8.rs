@@ -10,14 +10,18 @@ use chessplayx_rules::{
     },
 };
 
-use super::{Evaluate, Tapered};
+use super::{Evaluate, Params, Tapered, Tuned, visit_tapered};
 
 /// The parts of the evaluation in which the three 8×8 games differ; the
 /// rest of [`Evaluate`] (move codes, history slots, what counts as a
 /// tactical move) is the same for all of them and written once below.
 pub(crate) trait Eval8: Rules {
-    /// [`Evaluate::evaluate`].
-    fn evaluate(pos: &Position<Self>) -> i32;
+    /// [`Tuned::Params`].
+    type Params: Params;
+    /// [`Tuned::PARAMS`].
+    const PARAMS: Self::Params;
+    /// [`Tuned::evaluate_with`].
+    fn evaluate_with(pos: &Position<Self>, p: &Self::Params) -> i32;
 
     /// [`Evaluate::gain`]: the victim and a promotion's gain.
     fn gain(pos: &Position<Self>, mv: Move) -> i32 {
@@ -46,10 +50,20 @@ pub(crate) trait Eval8: Rules {
     fn null_move(pos: &Position<Self>) -> Option<Position<Self>>;
 }
 
+impl<R: Eval8> Tuned for Position<R> {
+    type Params = R::Params;
+    const PARAMS: R::Params = R::PARAMS;
+
+    #[inline]
+    fn evaluate_with(&self, p: &R::Params) -> i32 {
+        R::evaluate_with(self, p)
+    }
+}
+
 impl<R: Eval8> Evaluate for Position<R> {
     #[inline]
     fn evaluate(&self) -> i32 {
-        R::evaluate(self)
+        R::evaluate_with(self, &R::PARAMS)
     }
 
     #[inline]
@@ -416,6 +430,33 @@ pub(crate) struct Weights {
     pub(crate) rook_open: Tapered,
     pub(crate) rook_semi_open: Tapered,
     pub(crate) bishop_pair: Tapered,
+}
+
+impl Weights {
+    /// Visits every weight under `prefix` (the king's material, always
+    /// 0, is left out).
+    pub(crate) fn visit(&mut self, prefix: &str, f: &mut dyn FnMut(&str, &mut i32)) {
+        const ROLES: [&str; 5] = ["pawn", "knight", "bishop", "rook", "queen"];
+        for (name, t) in ROLES.iter().zip(&mut self.material) {
+            visit_tapered(&format!("{prefix}material.{name}"), t, f);
+        }
+        f(&format!("{prefix}pst_scale"), &mut self.pst_scale);
+        for (name, t) in ROLES[1..].iter().zip(&mut self.mobility) {
+            visit_tapered(&format!("{prefix}mobility.{name}"), t, f);
+        }
+        f(&format!("{prefix}passed_scale"), &mut self.passed_scale);
+        for (name, t) in [
+            ("doubled", &mut self.doubled),
+            ("isolated", &mut self.isolated),
+            ("supported", &mut self.supported),
+            ("phalanx", &mut self.phalanx),
+            ("rook_open", &mut self.rook_open),
+            ("rook_semi_open", &mut self.rook_semi_open),
+            ("bishop_pair", &mut self.bishop_pair),
+        ] {
+            visit_tapered(&format!("{prefix}{name}"), t, f);
+        }
+    }
 }
 
 /// Mobility is counted from this many squares on, per role (knight,

@@ -10,9 +10,9 @@ use chessplayx_rules::{
 };
 
 use super::{
-    Tapered,
+    Params, Tapered,
     chess8::{self, Eval8, Weights},
-    standard,
+    standard, visit_tapered,
 };
 
 /// The horde's weights: pawns are the army, so a pawn is worth a little
@@ -57,11 +57,54 @@ const BLACK: Weights = Weights {
     ..standard::WEIGHTS
 };
 
-const TEMPO: i32 = 10;
+/// Everything Horde's evaluation weighs.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct HordeParams {
+    white: Weights,
+    black: Weights,
+    tempo: i32,
+    /// Per white pawn storming the black king.
+    storm: Tapered,
+    /// Attack on the black king: units² × this / 32.
+    king_attack: i32,
+    /// A blocked white pawn on the seventh rank, on the sixth.
+    break7: Tapered,
+    break6: Tapered,
+    /// Per missing pawn below twelve in a pieceless horde.
+    thin: i32,
+    /// Per file the horde occupies.
+    width: i32,
+}
+
+const PARAMS: HordeParams = HordeParams {
+    white: WHITE,
+    black: BLACK,
+    tempo: 10,
+    storm: Tapered::new(12, 4),
+    king_attack: 16,
+    break7: Tapered::new(30, 40),
+    break6: Tapered::new(12, 18),
+    thin: 18,
+    width: 4,
+};
+
+impl Params for HordeParams {
+    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut i32)) {
+        self.white.visit("white.", f);
+        self.black.visit("black.", f);
+        f("tempo", &mut self.tempo);
+        visit_tapered("storm", &mut self.storm, f);
+        f("king_attack", &mut self.king_attack);
+        visit_tapered("break7", &mut self.break7, f);
+        visit_tapered("break6", &mut self.break6, f);
+        f("thin", &mut self.thin);
+        f("width", &mut self.width);
+    }
+}
 
 /// White pawns close in front of the black king (a storm) and white
 /// pieces aiming at it.
-fn black_king_danger(board: &Board, units: i32) -> Tapered {
+fn black_king_danger(board: &Board, units: i32, p: &HordeParams) -> Tapered {
     let Some(k) = board.king_of(Color::Black) else {
         return Tapered::default();
     };
@@ -74,23 +117,23 @@ fn black_king_danger(board: &Board, units: i32) -> Tapered {
         }
     }
     let storm = (board.pawns() & board.by_color(Color::White) & files & Bitboard(ranks)).count();
-    let mut s = Tapered::new(-12 * storm as i32, -4 * storm as i32);
-    s.mg -= (units * units / 2).min(400);
+    let mut s = -(p.storm * storm as i32);
+    s.mg -= (units * units * p.king_attack / 32).min(400);
     s
 }
 
 /// White pawns on the sixth and seventh ranks that are not passed still
 /// threaten to break through; passed ones are in the pawn terms.
-fn breakthrough(board: &Board) -> Tapered {
+fn breakthrough(board: &Board, p: &HordeParams) -> Tapered {
     let white = board.pawns() & board.by_color(Color::White);
     let black_pawns = board.pawns() & board.by_color(Color::Black);
     let mut s = Tapered::default();
     for sq in white & Bitboard(Bitboard::rank(Rank::Sixth).0 | Bitboard::rank(Rank::Seventh).0) {
         if (chess8::front_span(Color::White, sq) & black_pawns).any() {
             s += if sq.rank() == Rank::Seventh {
-                Tapered::new(30, 40)
+                p.break7
             } else {
-                Tapered::new(12, 18)
+                p.break6
             };
         }
     }
@@ -99,41 +142,44 @@ fn breakthrough(board: &Board) -> Tapered {
 
 /// Few pawns left cannot hold Black's pieces off: the horde's value falls
 /// faster than its material once it is thin.
-fn thin_horde(board: &Board) -> i32 {
+fn thin_horde(board: &Board, p: &HordeParams) -> i32 {
     let white = board.by_color(Color::White);
     if (white & !board.pawns()).any() {
         return 0;
     }
     let n = white.count() as i32;
-    if n < 12 { -(12 - n) * 18 } else { 0 }
+    if n < 12 { -(12 - n) * p.thin } else { 0 }
 }
 
 /// Pawns on the a- and h-files are weak links only when alone; the rest of
 /// the horde gains from being many files wide.
-fn width(board: &Board) -> i32 {
+fn width(board: &Board, p: &HordeParams) -> i32 {
     let white = board.pawns() & board.by_color(Color::White);
     let files = File::ALL
         .iter()
         .filter(|&&f| (Bitboard::file(f) & white).any())
         .count() as i32;
-    files * 4
+    files * p.width
 }
 
 impl Eval8 for Horde {
-    fn evaluate(pos: &HordeChess) -> i32 {
+    type Params = HordeParams;
+    const PARAMS: HordeParams = PARAMS;
+
+    fn evaluate_with(pos: &HordeChess, p: &HordeParams) -> i32 {
         let b = pos.board();
-        let (ws, wu) = chess8::side_terms(b, Color::White, &WHITE);
-        let (bs, _) = chess8::side_terms(b, Color::Black, &BLACK);
-        let s = ws - bs + black_king_danger(b, wu) + breakthrough(b);
+        let (ws, wu) = chess8::side_terms(b, Color::White, &p.white);
+        let (bs, _) = chess8::side_terms(b, Color::Black, &p.black);
+        let s = ws - bs + black_king_danger(b, wu, p) + breakthrough(b, p);
         // Only Black has pieces at the start: its army alone is the full
         // middle game.
         let phase = (2 * chess8::phase(b)).min(24);
-        let mut v = s.blend(phase) + thin_horde(b) + width(b);
+        let mut v = s.blend(phase) + thin_horde(b, p) + width(b, p);
         if b.by_role(Role::Pawn).count() == 0 {
             v = standard::endgame(b, v);
         }
         let v = if pos.turn() == Color::White { v } else { -v };
-        v + TEMPO
+        v + p.tempo
     }
 
     /// The horde is destroyed.

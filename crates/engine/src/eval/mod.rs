@@ -86,6 +86,33 @@ pub trait Evaluate: Game {
     fn null_move(&self) -> Option<Self>;
 }
 
+/// The numbers an evaluation is made of, as the tuner sees them: each one
+/// visited by name with write access, so one generic optimiser (the
+/// `tune` module) can read, change and print the weights of every game
+/// without knowing their layout.
+pub(crate) trait Params: Copy + Send + Sync {
+    /// Calls `f` on every tunable number, always in the same order.
+    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut i32));
+}
+
+/// Visits both halves of a tapered weight as `name.mg` and `name.eg`.
+pub(crate) fn visit_tapered(name: &str, t: &mut Tapered, f: &mut dyn FnMut(&str, &mut i32)) {
+    f(&format!("{name}.mg"), &mut t.mg);
+    f(&format!("{name}.eg"), &mut t.eg);
+}
+
+/// A game whose evaluation takes its weights as an argument: production
+/// code evaluates with the constant [`Tuned::PARAMS`] (what
+/// [`Evaluate::evaluate`] does), the tuner with candidate weights.
+pub(crate) trait Tuned: Evaluate {
+    /// The weights' type.
+    type Params: Params;
+    /// The weights the engine plays with.
+    const PARAMS: Self::Params;
+    /// [`Evaluate::evaluate`] with the weights `p`.
+    fn evaluate_with(&self, p: &Self::Params) -> i32;
+}
+
 /// Evaluation weights shared by the three 8×8 games, as a pair of middle
 /// game and end game values blended by the phase.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

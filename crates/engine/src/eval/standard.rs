@@ -9,7 +9,7 @@ use chessplayx_rules::{
 };
 
 use super::{
-    Tapered,
+    Params, Tapered,
     chess8::{self, Eval8, Weights},
 };
 
@@ -40,22 +40,53 @@ pub(crate) const WEIGHTS: Weights = Weights {
     bishop_pair: Tapered::new(28, 48),
 };
 
-/// Bonus for having the move.
-const TEMPO: i32 = 14;
+/// Everything chess's evaluation weighs: the common terms and its own.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct StandardParams {
+    pub(crate) w: Weights,
+    /// Bonus for having the move.
+    pub(crate) tempo: i32,
+    /// Per shelter pawn in front of a king at home (up to three).
+    pub(crate) shelter: i32,
+    /// King attack: units² × this / 32 (with the enemy queen on).
+    pub(crate) king_attack: i32,
+}
+
+/// The weights chess is played with (tuned: docs/strength.md).
+pub(crate) const PARAMS: StandardParams = StandardParams {
+    w: WEIGHTS,
+    tempo: 14,
+    shelter: 9,
+    king_attack: 16,
+};
+
+impl Params for StandardParams {
+    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut i32)) {
+        self.w.visit("", f);
+        f("tempo", &mut self.tempo);
+        f("shelter", &mut self.shelter);
+        f("king_attack", &mut self.king_attack);
+    }
+}
 
 /// King shelter and the enemy's attack on the king zone.
-pub(crate) fn king_safety(board: &Board, us: Color, enemy_units: i32) -> Tapered {
+pub(crate) fn king_safety(
+    board: &Board,
+    us: Color,
+    enemy_units: i32,
+    p: &StandardParams,
+) -> Tapered {
     let Some(k) = board.king_of(us) else {
         return Tapered::default();
     };
     let mut s = Tapered::default();
     let home = chess8::relative(us, k).rank() as usize <= 1;
     if home {
-        s.mg += 9 * chess8::shelter(board, us, k).min(3);
+        s.mg += p.shelter * chess8::shelter(board, us, k).min(3);
     }
     let enemy_queen = (board.by_role(Role::Queen) & board.by_color(us.other())).any();
     if enemy_queen && enemy_units > 0 {
-        s.mg -= (enemy_units * enemy_units / 2).min(500);
+        s.mg -= (enemy_units * enemy_units * p.king_attack / 32).min(500);
     }
     s
 }
@@ -98,14 +129,17 @@ pub(crate) fn endgame(board: &Board, v: i32) -> i32 {
 }
 
 impl Eval8 for Standard {
-    fn evaluate(pos: &Chess) -> i32 {
+    type Params = StandardParams;
+    const PARAMS: StandardParams = PARAMS;
+
+    fn evaluate_with(pos: &Chess, p: &StandardParams) -> i32 {
         let b = pos.board();
-        let (ws, wu) = chess8::side_terms(b, Color::White, &WEIGHTS);
-        let (bs, bu) = chess8::side_terms(b, Color::Black, &WEIGHTS);
-        let s = ws - bs + king_safety(b, Color::White, bu) - king_safety(b, Color::Black, wu);
+        let (ws, wu) = chess8::side_terms(b, Color::White, &p.w);
+        let (bs, bu) = chess8::side_terms(b, Color::Black, &p.w);
+        let s = ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p);
         let v = endgame(b, s.blend(chess8::phase(b)));
         let v = if pos.turn() == Color::White { v } else { -v };
-        v + TEMPO
+        v + p.tempo
     }
 
     fn dead_draw(pos: &Chess) -> bool {
@@ -136,7 +170,7 @@ mod tests {
     fn symmetric_positions_differ_only_by_tempo() {
         assert_eq!(
             eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            TEMPO
+            PARAMS.tempo
         );
         assert_eq!(
             eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),

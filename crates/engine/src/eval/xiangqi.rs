@@ -12,7 +12,7 @@ use chessplayx_rules::{
     },
 };
 
-use super::{Evaluate, Tapered};
+use super::{Evaluate, Params, Tapered, Tuned, visit_tapered};
 
 /// Material by role (general, advisor, elephant, horse, chariot, cannon,
 /// soldier), before the tables.
@@ -29,7 +29,56 @@ const MATERIAL: [Tapered; 7] = [
 /// Exchange values for ordering and quiescence pruning.
 const VALUE: [i32; 7] = [20_000, 190, 195, 440, 950, 450, 90];
 
-const TEMPO: i32 = 18;
+/// Everything Xiangqi's evaluation weighs.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct XiangqiParams {
+    /// By role as [`MATERIAL`] (the general's entry is unused).
+    material: [Tapered; 7],
+    /// Multiplier (in 1/16) of the piece-square tables.
+    pst_scale: i32,
+    /// Per square a horse, a chariot reaches; per empty square on a
+    /// cannon's lines; per enemy piece a cannon hits.
+    horse_mobility: Tapered,
+    chariot_mobility: Tapered,
+    cannon_quiet: Tapered,
+    cannon_hits: Tapered,
+    /// Palace danger: attack weight × missing defenders × this.
+    danger: Tapered,
+    /// A cannon on the enemy general's file with a screen.
+    central_cannon: Tapered,
+    tempo: i32,
+}
+
+const PARAMS: XiangqiParams = XiangqiParams {
+    material: MATERIAL,
+    pst_scale: 16,
+    horse_mobility: Tapered::new(7, 8),
+    chariot_mobility: Tapered::new(3, 4),
+    cannon_quiet: Tapered::new(2, 1),
+    cannon_hits: Tapered::new(8, 4),
+    danger: Tapered::new(4, 2),
+    central_cannon: Tapered::new(24, 8),
+    tempo: 18,
+};
+
+impl Params for XiangqiParams {
+    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut i32)) {
+        const ROLES: [&str; 7] = [
+            "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier",
+        ];
+        for (name, t) in ROLES.iter().zip(&mut self.material).skip(1) {
+            visit_tapered(&format!("material.{name}"), t, f);
+        }
+        f("pst_scale", &mut self.pst_scale);
+        visit_tapered("horse_mobility", &mut self.horse_mobility, f);
+        visit_tapered("chariot_mobility", &mut self.chariot_mobility, f);
+        visit_tapered("cannon_quiet", &mut self.cannon_quiet, f);
+        visit_tapered("cannon_hits", &mut self.cannon_hits, f);
+        visit_tapered("danger", &mut self.danger, f);
+        visit_tapered("central_cannon", &mut self.central_cannon, f);
+        f("tempo", &mut self.tempo);
+    }
+}
 
 /// Table entry for a piece of `role` on the square with index `rel` as
 /// seen by its owner (rank 0 is its own back rank).
@@ -135,7 +184,7 @@ fn attack_weight(board: &Board, us: Color) -> i32 {
     w
 }
 
-fn side(board: &Board, us: Color) -> Tapered {
+fn side(board: &Board, us: Color, w: &XiangqiParams) -> Tapered {
     let them = !us;
     let occ = board.occupied();
     let own = board.by_color(us);
@@ -144,21 +193,21 @@ fn side(board: &Board, us: Color) -> Tapered {
         if p.color != us {
             continue;
         }
-        s += MATERIAL[p.role.index()];
-        s += PST[p.role.index()][relative(us, sq)];
+        s += w.material[p.role.index()];
+        s += PST[p.role.index()][relative(us, sq)] * w.pst_scale / 16;
         match p.role {
             Role::Horse => {
                 let n = (horse_attacks(sq, occ) & !own).count() as i32;
-                s += Tapered::new(7, 8) * (n - 4);
+                s += w.horse_mobility * (n - 4);
             }
             Role::Chariot => {
                 let n = (chariot_attacks(sq, occ) & !own).count() as i32;
-                s += Tapered::new(3, 4) * (n - 8);
+                s += w.chariot_mobility * (n - 8);
             }
             Role::Cannon => {
                 let quiet = (chariot_attacks(sq, occ) & !occ).count() as i32;
                 let hits = (cannon_attacks(sq, occ) & board.by_color(them)).count() as i32;
-                s += Tapered::new(2, 1) * (quiet - 6) + Tapered::new(8, 4) * hits;
+                s += w.cannon_quiet * (quiet - 6) + w.cannon_hits * hits;
             }
             _ => {}
         }
@@ -168,7 +217,7 @@ fn side(board: &Board, us: Color) -> Tapered {
         | board.by_piece(Piece::new(us, Role::Elephant)))
     .count() as i32;
     let danger = attack_weight(board, us) * (5 - defenders);
-    s -= Tapered::new(danger * 4, danger * 2);
+    s -= w.danger * danger;
     // A cannon on the enemy general's file with two pieces in between is
     // one move from a check that pins down the defence.
     if let Some(g) = board.general(them) {
@@ -176,7 +225,7 @@ fn side(board: &Board, us: Color) -> Tapered {
             if c.file() == g.file() {
                 let between = chessplayx_rules::xiangqi::between(c, g) & occ;
                 if between.count() >= 1 {
-                    s += Tapered::new(24, 8);
+                    s += w.central_cannon;
                 }
             }
         }
@@ -184,15 +233,25 @@ fn side(board: &Board, us: Color) -> Tapered {
     s
 }
 
+impl Tuned for Xiangqi {
+    type Params = XiangqiParams;
+    const PARAMS: XiangqiParams = PARAMS;
+
+    fn evaluate_with(&self, p: &XiangqiParams) -> i32 {
+        let b = self.board();
+        let s = side(b, Color::White, p) - side(b, Color::Black, p);
+        let v = s.blend(phase(b));
+        let v = if self.turn() == Color::White { v } else { -v };
+        v + p.tempo
+    }
+}
+
 impl Evaluate for Xiangqi {
     const PERPETUAL_CHECK_LOSES: bool = true;
 
+    #[inline]
     fn evaluate(&self) -> i32 {
-        let b = self.board();
-        let s = side(b, Color::White) - side(b, Color::Black);
-        let v = s.blend(phase(b));
-        let v = if self.turn() == Color::White { v } else { -v };
-        v + TEMPO
+        self.evaluate_with(&PARAMS)
     }
 
     fn gain(&self, mv: Move) -> i32 {
@@ -266,7 +325,7 @@ mod tests {
     #[test]
     fn start_is_even_and_material_counts() {
         let start = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
-        assert_eq!(start, TEMPO);
+        assert_eq!(start, PARAMS.tempo);
         // Red without a chariot is much worse.
         let down = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1");
         assert!(down < -700, "{down}");

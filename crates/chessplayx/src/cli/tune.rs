@@ -1,0 +1,156 @@
+//! `chessplayx tune gen|fit`: the evaluation tuning of docs/strength.md.
+//! `gen` plays self-play games and writes quiet positions with their
+//! results; `fit` fits the evaluation weights to such a file and prints
+//! the new weights (a Rust literal for the game's `PARAMS`).
+
+use std::{
+    fs,
+    io::{self, BufWriter, Write},
+    path::PathBuf,
+};
+
+use chessplayx_engine::tune::{self, FitOptions, GenOptions, TuneError};
+use chessplayx_rules::Variant;
+
+/// Arguments of `tune`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TuneArgs {
+    #[command(subcommand)]
+    which: TuneCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum TuneCommand {
+    /// Play self-play games and write their quiet positions with the result.
+    Gen(GenArgs),
+    /// Fit the evaluation weights to positions written by `gen`.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct GenArgs {
+    /// The game.
+    #[arg(long)]
+    variant: Variant,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 3000)]
+    nodes: u64,
+    /// Random moves at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Plies after which a game is called a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file (standard output if not given).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct FitArgs {
+    /// The game.
+    #[arg(long)]
+    variant: Variant,
+    /// Files written by `tune gen` (several are concatenated).
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// First step of the local search (halved down to 1).
+    #[arg(long, default_value_t = 8)]
+    step: i32,
+    /// Most passes over the weights per step size.
+    #[arg(long, default_value_t = 12)]
+    max_passes: u32,
+    /// Only weights whose names start with this (repeatable).
+    #[arg(long)]
+    only: Vec<String>,
+    /// Threads for the error computation.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+/// Why `tune` failed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TuneCliError {
+    /// Reading or writing a file.
+    #[error("{path}: {source}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// Generating or fitting failed.
+    #[error(transparent)]
+    Tune(#[from] TuneError),
+    /// Writing the report failed.
+    #[error("writing output: {0}")]
+    Output(io::Error),
+}
+
+/// Runs `tune`; progress goes to standard error, the result to `out`.
+pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
+    match &args.which {
+        TuneCommand::Gen(a) => {
+            let opts = GenOptions {
+                games: a.games,
+                nodes: a.nodes,
+                random_plies: a.random_plies,
+                max_plies: a.max_plies,
+                seed: a.seed,
+            };
+            let mut progress = |r: &tune::GenReport| {
+                if r.games.is_multiple_of(50) {
+                    eprintln!(
+                        "{} games (+{} ={} -{}), {} positions",
+                        r.games, r.results[0], r.results[1], r.results[2], r.positions
+                    );
+                }
+            };
+            let report = match &a.out {
+                Some(path) => {
+                    let file = fs::File::create(path).map_err(|source| TuneCliError::File {
+                        path: path.clone(),
+                        source,
+                    })?;
+                    tune::generate(a.variant, &opts, &mut BufWriter::new(file), &mut progress)?
+                }
+                None => tune::generate(a.variant, &opts, out, &mut progress)?,
+            };
+            eprintln!(
+                "done: {} games (+{} ={} -{}), {} positions",
+                report.games,
+                report.results[0],
+                report.results[1],
+                report.results[2],
+                report.positions
+            );
+            Ok(())
+        }
+        TuneCommand::Fit(a) => {
+            let mut data = String::new();
+            for path in &a.data {
+                let text = fs::read_to_string(path).map_err(|source| TuneCliError::File {
+                    path: path.clone(),
+                    source,
+                })?;
+                data.push_str(&text);
+                data.push('\n');
+            }
+            let opts = FitOptions {
+                step: a.step,
+                max_passes: a.max_passes,
+                only: a.only.clone(),
+                threads: a.threads,
+                ..FitOptions::default()
+            };
+            let report = tune::fit(a.variant, &data, &opts, &mut |line| eprintln!("{line}"))?;
+            write!(out, "{}", report.render()).map_err(TuneCliError::Output)
+        }
+    }
+}

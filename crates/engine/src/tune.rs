@@ -1,0 +1,744 @@
+//! Tuning the evaluation weights from games the engine plays itself
+//! (Texel's method): [`generate`] plays self-play games at a small node
+//! budget from randomised openings and writes their quiet positions with
+//! the game's result; [`fit`] finds the weights whose evaluation, passed
+//! through a logistic curve, best predicts those results (least squares),
+//! by a local search over every weight of [`Tuned::Params`].
+//!
+//! The printed weights are a Rust literal that replaces the game's
+//! `PARAMS` constant; docs/strength.md records the runs that set them.
+
+use std::{
+    collections::HashMap,
+    fmt::Write as _,
+    io::{self, Write},
+    time::Instant,
+};
+
+use chessplayx_rules::{
+    Color, Variant,
+    chess::{AtomicChess, Chess, HordeChess},
+    xiangqi::Xiangqi,
+};
+
+use crate::{
+    PositionHistory, Rng, Score, SearchLimits, SearchOptions, Searcher,
+    eval::{Evaluate, Params, Tuned},
+};
+
+/// Why tuning failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// Writing positions failed.
+    #[error("writing positions: {0}")]
+    Io(#[from] io::Error),
+    /// A line of the data is not `<fen>;<result>`.
+    #[error("line {line}: {reason}")]
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// No usable position in the data.
+    #[error("no quiet position to fit on")]
+    NoData,
+    /// `--only` names no weight of this game.
+    #[error("no weight of this game starts with any of {0:?}")]
+    NoSuchWeight(Vec<String>),
+}
+
+/// How [`generate`] plays.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Games to play.
+    pub games: u32,
+    /// Node budget of each move's search.
+    pub nodes: u64,
+    /// Random moves at the start of each game, for variety.
+    pub random_plies: u32,
+    /// A game still running after this many plies is a draw.
+    pub max_plies: u32,
+    /// Seed of the random openings.
+    pub seed: u64,
+}
+
+/// What [`generate`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GenReport {
+    /// Games played.
+    pub games: u32,
+    /// White (Red) wins, draws, Black wins.
+    pub results: [u32; 3],
+    /// Positions written.
+    pub positions: u64,
+}
+
+/// Score (centipawns) beyond which both sides' searches must agree for
+/// a few plies before the game is adjudicated: the engine converts such
+/// positions reliably, and playing them out only adds near-copies.
+const ADJUDICATE_CP: i32 = 1000;
+/// Consecutive plies of agreement needed to adjudicate.
+const ADJUDICATE_PLIES: u32 = 6;
+/// A random opening is kept only if a short search scores it within
+/// this many centipawns of equality: random moves often just drop
+/// material, and games decided in the opening teach little.
+const OPENING_BALANCE_CP: i32 = 150;
+
+/// Plays `opts.games` self-play games of `variant` and writes each quiet
+/// position (not in check, and the move chosen is not a capture or
+/// promotion) as `<fen>;<result>` with the result 1, 0.5 or 0 for White
+/// (Red in Xiangqi). `progress` hears of each finished game.
+///
+/// # Errors
+///
+/// [`TuneError::Io`] when writing fails.
+pub fn generate(
+    variant: Variant,
+    opts: &GenOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(&GenReport),
+) -> Result<GenReport, TuneError> {
+    match variant {
+        Variant::Chess => generate_in(&Chess::start(), opts, out, progress),
+        Variant::Horde => generate_in(&HordeChess::start(), opts, out, progress),
+        Variant::Atomic => generate_in(&AtomicChess::start(), opts, out, progress),
+        Variant::Xiangqi => generate_in(&Xiangqi::start(), opts, out, progress),
+    }
+}
+
+fn generate_in<G: Tuned>(
+    start: &G,
+    opts: &GenOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(&GenReport),
+) -> Result<GenReport, TuneError> {
+    let mut searcher = Searcher::<G>::new(16);
+    let mut rng = Rng::new(opts.seed);
+    let mut report = GenReport::default();
+    let mut moves = Vec::new();
+    while report.games < opts.games {
+        searcher.clear();
+        let Some(pos) = random_opening(start, opts.random_plies, &mut rng, &mut moves) else {
+            continue;
+        };
+        let probe = searcher.search(
+            &pos,
+            &PositionHistory::new(),
+            &SearchLimits::nodes(opts.nodes),
+            SearchOptions::default(),
+            &mut |_| {},
+        );
+        if !matches!(probe.score, Score::Cp(cp) if cp.abs() <= OPENING_BALANCE_CP) {
+            continue;
+        }
+        searcher.clear();
+        let (fens, white_score) = self_play(pos, opts, &mut searcher);
+        let result = match white_score {
+            2 => "1",
+            1 => "0.5",
+            _ => "0",
+        };
+        for fen in &fens {
+            writeln!(out, "{fen};{result}")?;
+        }
+        report.games += 1;
+        report.results[2 - white_score as usize] += 1;
+        report.positions += fens.len() as u64;
+        progress(&report);
+    }
+    out.flush()?;
+    Ok(report)
+}
+
+/// `plies` random legal moves from `start`; `None` when the game ends
+/// on the way.
+fn random_opening<G: Evaluate>(
+    start: &G,
+    plies: u32,
+    rng: &mut Rng,
+    moves: &mut Vec<G::Move>,
+) -> Option<G> {
+    let mut pos = start.clone();
+    for _ in 0..plies {
+        moves.clear();
+        pos.legal_moves_into(moves);
+        if moves.is_empty() || pos.outcome().is_some() {
+            return None;
+        }
+        let n = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+        pos.play(moves[rng.below(n) as usize]);
+    }
+    (pos.outcome().is_none() && !pos.lost()).then_some(pos)
+}
+
+/// One game from `pos` at full strength within the node budget: its
+/// quiet positions as FEN and White's score (2 win, 1 draw, 0 loss).
+fn self_play<G: Tuned>(
+    mut pos: G,
+    opts: &GenOptions,
+    searcher: &mut Searcher<G>,
+) -> (Vec<String>, u8) {
+    let mut history = PositionHistory::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let mut fens = Vec::new();
+    let mut streak: (i32, u32) = (0, 0);
+    let limits = SearchLimits::nodes(opts.nodes);
+    for _ in 0..opts.max_plies {
+        if let Some(o) = pos.outcome() {
+            return (fens, white_score(o.winner));
+        }
+        if pos.lost() {
+            return (fens, white_score(Some(!pos.turn())));
+        }
+        let count = seen.entry(pos.zobrist()).or_insert(0);
+        *count += 1;
+        if *count >= 3 || pos.dead_draw() || pos.halfmoves() >= 100 {
+            return (fens, 1);
+        }
+        let r = searcher.search(
+            &pos,
+            &history,
+            &limits,
+            SearchOptions::default(),
+            &mut |_| {},
+        );
+        let Some(mv) = r.best_move else {
+            break;
+        };
+        let cp = match r.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => 30_000,
+            Score::Mate(_) => -30_000,
+        };
+        let white_cp = if pos.turn() == Color::White { cp } else { -cp };
+        if !pos.is_check() && !pos.is_tactical(mv) && cp.abs() < ADJUDICATE_CP {
+            fens.push(pos.fen());
+        }
+        let sign = if white_cp >= ADJUDICATE_CP {
+            1
+        } else if white_cp <= -ADJUDICATE_CP {
+            -1
+        } else {
+            0
+        };
+        streak = if sign != 0 && sign == streak.0 {
+            (sign, streak.1 + 1)
+        } else {
+            (sign, 1)
+        };
+        if sign != 0 && streak.1 >= ADJUDICATE_PLIES {
+            return (fens, if sign > 0 { 2 } else { 0 });
+        }
+        history.push(&pos);
+        pos.play(mv);
+    }
+    (fens, 1)
+}
+
+fn white_score(winner: Option<Color>) -> u8 {
+    match winner {
+        Some(Color::White) => 2,
+        None => 1,
+        Some(Color::Black) => 0,
+    }
+}
+
+/// How [`fit`] searches.
+#[derive(Clone, Debug)]
+pub struct FitOptions {
+    /// The first step of the local search; it halves down to 1.
+    pub step: i32,
+    /// Most passes over all weights per step size.
+    pub max_passes: u32,
+    /// Only weights whose names start with one of these (all if empty).
+    pub only: Vec<String>,
+    /// Threads that share the error computation.
+    pub threads: usize,
+    /// Every this-many-th position is kept out of the fit and only
+    /// measured (0: none).
+    pub holdout_every: usize,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        Self {
+            step: 8,
+            max_passes: 12,
+            only: Vec::new(),
+            threads: 1,
+            holdout_every: 10,
+        }
+    }
+}
+
+/// What [`fit`] found.
+#[derive(Clone, Debug)]
+pub struct FitReport {
+    /// Positions fitted on and held out.
+    pub train: usize,
+    /// Positions only measured.
+    pub holdout: usize,
+    /// Positions of the data skipped as not quiet.
+    pub skipped: usize,
+    /// The logistic scale: win probability 1 / (1 + 10^(−k·eval/400)).
+    pub k: f64,
+    /// Mean squared error on the training and held-out positions, before
+    /// and after.
+    pub train_error: (f64, f64),
+    /// See `train_error`.
+    pub holdout_error: (f64, f64),
+    /// Every weight: name, value before, value after.
+    pub weights: Vec<(String, i32, i32)>,
+    /// The fitted weights as a Rust literal of the game's params type.
+    pub literal: String,
+}
+
+impl FitReport {
+    /// The report as text: the errors, the weights that changed, and the
+    /// literal.
+    #[must_use]
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "positions: {} fitted, {} held out, {} skipped as not quiet",
+            self.train, self.holdout, self.skipped
+        );
+        let _ = writeln!(s, "k = {:.4}", self.k);
+        let _ = writeln!(
+            s,
+            "error fitted: {:.6} -> {:.6}; held out: {:.6} -> {:.6}",
+            self.train_error.0, self.train_error.1, self.holdout_error.0, self.holdout_error.1
+        );
+        for (name, before, after) in &self.weights {
+            if before != after {
+                let _ = writeln!(s, "  {name}: {before} -> {after}");
+            }
+        }
+        let _ = writeln!(s, "{}", self.literal);
+        s
+    }
+}
+
+/// Fits `variant`'s evaluation weights to `data` (lines `<fen>;<result>`
+/// as [`generate`] writes them; blank lines and `#` comments skipped),
+/// starting from the weights the engine plays with. `progress` hears of
+/// each improvement.
+///
+/// # Errors
+///
+/// [`TuneError::BadLine`] for a line that does not parse,
+/// [`TuneError::NoData`] without a quiet position,
+/// [`TuneError::NoSuchWeight`] when `opts.only` selects nothing.
+pub fn fit(
+    variant: Variant,
+    data: &str,
+    opts: &FitOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<FitReport, TuneError> {
+    match variant {
+        Variant::Chess => fit_in::<Chess>(
+            data,
+            |f| Chess::from_fen(f).map_err(|e| e.to_string()),
+            opts,
+            progress,
+        ),
+        Variant::Horde => fit_in::<HordeChess>(
+            data,
+            |f| HordeChess::from_fen(f).map_err(|e| e.to_string()),
+            opts,
+            progress,
+        ),
+        Variant::Atomic => fit_in::<AtomicChess>(
+            data,
+            |f| AtomicChess::from_fen(f).map_err(|e| e.to_string()),
+            opts,
+            progress,
+        ),
+        Variant::Xiangqi => fit_in::<Xiangqi>(
+            data,
+            |f| Xiangqi::from_fen(f).map_err(|e| e.to_string()),
+            opts,
+            progress,
+        ),
+    }
+}
+
+/// A position and its game's result for White (0, 0.5 or 1, or any
+/// probability in between).
+struct Sample<G> {
+    pos: G,
+    result: f64,
+}
+
+/// Parses the data; drops positions that are not quiet (in check, or with
+/// a capture that wins material by static exchange), where the static
+/// evaluation says little about the result.
+fn load<G: Tuned>(
+    data: &str,
+    parse: impl Fn(&str) -> Result<G, String>,
+) -> Result<(Vec<Sample<G>>, usize), TuneError> {
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    let mut moves = Vec::new();
+    for (i, line) in data.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| TuneError::BadLine {
+            line: i + 1,
+            reason,
+        };
+        let (fen, result) = line
+            .rsplit_once(';')
+            .ok_or_else(|| bad("no ';' before the result".into()))?;
+        let result: f64 = result
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("result {result:?} is not a number")))?;
+        if !(0.0..=1.0).contains(&result) {
+            return Err(bad(format!("result {result} is outside 0..1")));
+        }
+        let pos = parse(fen.trim()).map_err(bad)?;
+        moves.clear();
+        pos.legal_moves_into(&mut moves);
+        let noisy = pos.is_check()
+            || pos.outcome().is_some()
+            || moves
+                .iter()
+                .any(|&m| pos.is_tactical(m) && pos.see_ge(m, 1));
+        if noisy {
+            skipped += 1;
+        } else {
+            samples.push(Sample { pos, result });
+        }
+    }
+    Ok((samples, skipped))
+}
+
+/// The evaluation from White's point of view.
+fn white_eval<G: Tuned>(pos: &G, p: &G::Params) -> f64 {
+    let v = pos.evaluate_with(p);
+    f64::from(if pos.turn() == Color::White { v } else { -v })
+}
+
+fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
+/// Mean squared error of the predicted results, shared over `threads`.
+fn error<G: Tuned>(samples: &[Sample<G>], p: &G::Params, k: f64, threads: usize) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sum = |chunk: &[Sample<G>]| -> f64 {
+        chunk
+            .iter()
+            .map(|s| {
+                let d = s.result - sigmoid(k, white_eval(&s.pos, p));
+                d * d
+            })
+            .sum()
+    };
+    let threads = threads.max(1);
+    let total: f64 = if threads == 1 {
+        sum(samples)
+    } else {
+        let size = samples.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = samples
+                .chunks(size)
+                .map(|c| scope.spawn(move || sum(c)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(f64::NAN))
+                .sum()
+        })
+    };
+    total / samples.len() as f64
+}
+
+/// The scale `k` that fits the current weights best (golden-section
+/// search on 0.05..5; the error is unimodal in `k`).
+fn best_k<G: Tuned>(samples: &[Sample<G>], p: &G::Params, threads: usize) -> f64 {
+    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if error(samples, p, a, threads) < error(samples, p, b, threads) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// The weights as (name, value) in visiting order.
+fn values<P: Params>(p: &P) -> Vec<(String, i32)> {
+    let mut p = *p;
+    let mut out = Vec::new();
+    p.visit(&mut |name, v| out.push((name.to_owned(), *v)));
+    out
+}
+
+/// `p` with weight `index` changed by `delta`.
+fn nudged<P: Params>(p: &P, index: usize, delta: i32) -> P {
+    let mut q = *p;
+    let mut i = 0;
+    q.visit(&mut |_, v| {
+        if i == index {
+            *v += delta;
+        }
+        i += 1;
+    });
+    q
+}
+
+fn fit_in<G: Tuned>(
+    data: &str,
+    parse: impl Fn(&str) -> Result<G, String>,
+    opts: &FitOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<FitReport, TuneError>
+where
+    G::Params: core::fmt::Debug,
+{
+    let (all, skipped) = load(data, parse)?;
+    let (mut train, mut holdout) = (Vec::new(), Vec::new());
+    for (i, s) in all.into_iter().enumerate() {
+        if opts.holdout_every > 0 && i % opts.holdout_every == opts.holdout_every - 1 {
+            holdout.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    if train.is_empty() {
+        return Err(TuneError::NoData);
+    }
+    let start = G::PARAMS;
+    let names = values(&start);
+    let chosen: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .filter(|(_, (n, _))| {
+            opts.only.is_empty() || opts.only.iter().any(|o| n.starts_with(o.as_str()))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if chosen.is_empty() {
+        return Err(TuneError::NoSuchWeight(opts.only.clone()));
+    }
+    let threads = opts.threads;
+    let clock = Instant::now();
+    let k = best_k(&train, &start, threads);
+    let before = (
+        error(&train, &start, k, threads),
+        error(&holdout, &start, k, threads),
+    );
+    progress(&format!("k = {k:.4}, error {:.6}", before.0));
+    let mut best = start;
+    let mut e = before.0;
+    let mut step = opts.step.max(1);
+    loop {
+        for pass in 0..opts.max_passes {
+            let mut improved = false;
+            for &i in &chosen {
+                for dir in [1, -1] {
+                    let mut moved = false;
+                    loop {
+                        let cand = nudged(&best, i, dir * step);
+                        let ec = error(&train, &cand, k, threads);
+                        if ec < e {
+                            best = cand;
+                            e = ec;
+                            moved = true;
+                        } else {
+                            break;
+                        }
+                    }
+                    if moved {
+                        improved = true;
+                        break;
+                    }
+                }
+            }
+            progress(&format!(
+                "step {step} pass {pass}: error {e:.6} ({:.0} s)",
+                clock.elapsed().as_secs_f64()
+            ));
+            if !improved {
+                break;
+            }
+        }
+        if step == 1 {
+            break;
+        }
+        step /= 2;
+    }
+    let after = (e, error(&holdout, &best, k, threads));
+    let weights = names
+        .into_iter()
+        .zip(values(&best))
+        .map(|((name, b), (_, a))| (name, b, a))
+        .collect();
+    Ok(FitReport {
+        train: train.len(),
+        holdout: holdout.len(),
+        skipped,
+        k,
+        train_error: (before.0, after.0),
+        holdout_error: (before.1, after.1),
+        weights,
+        literal: format!("{best:#?}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_data(variant: Variant, games: u32) -> String {
+        let mut out = Vec::new();
+        let opts = GenOptions {
+            games,
+            nodes: 300,
+            random_plies: 8,
+            max_plies: 200,
+            seed: 5,
+        };
+        let report =
+            generate(variant, &opts, &mut out, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(report.games, games);
+        assert_eq!(report.results.iter().sum::<u32>(), games);
+        let text = String::from_utf8(out).unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(text.lines().count() as u64, report.positions);
+        text
+    }
+
+    #[test]
+    fn generated_games_are_reproducible_and_well_formed() {
+        for variant in Variant::ALL {
+            let a = small_data(variant, 2);
+            assert_eq!(a, small_data(variant, 2), "{variant:?}");
+            assert!(a.lines().count() > 10, "{variant:?}: {a}");
+            for line in a.lines() {
+                let (fen, result) = line
+                    .rsplit_once(';')
+                    .unwrap_or_else(|| unreachable!("{line}"));
+                assert!(["0", "0.5", "1"].contains(&result), "{line}");
+                assert!(
+                    crate::EnginePosition::from_fen(variant, fen).is_ok(),
+                    "{line}"
+                );
+            }
+        }
+    }
+
+    /// Labels drawn from a known evaluation (a knight worth 420 instead of
+    /// 330) must pull the fitted knight value towards it.
+    #[test]
+    fn fit_recovers_a_changed_weight() {
+        let data = small_data(Variant::Chess, 6);
+        let (samples, _) = load::<Chess>(&data, |f| Chess::from_fen(f).map_err(|e| e.to_string()))
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let names = values(&Chess::PARAMS);
+        let knight = names
+            .iter()
+            .position(|(n, _)| n == "material.knight.mg")
+            .unwrap_or_else(|| unreachable!("{names:?}"));
+        let start_value = names[knight].1;
+        let truth = nudged(&nudged(&Chess::PARAMS, knight, 90), knight + 1, 90);
+        let mut labelled = String::new();
+        for s in &samples {
+            let p = sigmoid(1.0, white_eval(&s.pos, &truth));
+            let _ = writeln!(labelled, "{};{p}", s.pos.fen());
+        }
+        let opts = FitOptions {
+            step: 16,
+            only: vec!["material.knight".into()],
+            holdout_every: 0,
+            ..FitOptions::default()
+        };
+        let report = fit(Variant::Chess, &labelled, &opts, &mut |_| {})
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let fitted = report.weights[knight].2;
+        assert!(
+            (fitted - (start_value + 90)).abs() <= 30,
+            "{start_value} -> {fitted}: {}",
+            report.render()
+        );
+        assert!(
+            report.train_error.1 < report.train_error.0 / 2.0,
+            "{}",
+            report.render()
+        );
+        // Only the chosen weights move.
+        for (i, (name, b, a)) in report.weights.iter().enumerate() {
+            if i != knight && i != knight + 1 {
+                assert_eq!(b, a, "{name}");
+            }
+        }
+        assert!(
+            report.literal.contains("StandardParams"),
+            "{}",
+            report.literal
+        );
+    }
+
+    #[test]
+    fn bad_data_is_a_typed_error() {
+        let opts = FitOptions::default();
+        for (data, line) in [
+            ("nonsense", 1),
+            ("\n8/8/8/8/8/8/8/8 w - - 0 1;1", 2),
+            ("4k3/8/8/8/8/8/8/4K2R w K - 0 1;2", 1),
+            ("4k3/8/8/8/8/8/8/4K2R w K - 0 1;draw", 1),
+        ] {
+            match fit(Variant::Chess, data, &opts, &mut |_| {}) {
+                Err(TuneError::BadLine { line: l, .. }) => assert_eq!(l, line, "{data}"),
+                other => unreachable!("{data}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            fit(Variant::Chess, "# nothing\n", &opts, &mut |_| {}),
+            Err(TuneError::NoData)
+        ));
+        let one = "4k3/8/8/8/8/8/8/4K2R w K - 0 1;1\n".repeat(3);
+        let only = FitOptions {
+            only: vec!["no_such".into()],
+            holdout_every: 0,
+            ..FitOptions::default()
+        };
+        assert!(matches!(
+            fit(Variant::Chess, &one, &only, &mut |_| {}),
+            Err(TuneError::NoSuchWeight(_))
+        ));
+    }
+
+    #[test]
+    fn every_game_names_its_weights_uniquely() {
+        fn check<P: Params>(p: &P) {
+            let names = values(p);
+            let mut sorted: Vec<&String> = names.iter().map(|(n, _)| n).collect();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), names.len());
+            // Nudging each weight changes exactly that weight.
+            for i in 0..names.len() {
+                let after = values(&nudged(p, i, 3));
+                for (j, ((_, a), (_, b))) in names.iter().zip(&after).enumerate() {
+                    assert_eq!(*b, *a + if i == j { 3 } else { 0 });
+                }
+            }
+        }
+        check(&Chess::PARAMS);
+        check(&HordeChess::PARAMS);
+        check(&AtomicChess::PARAMS);
+        check(&Xiangqi::PARAMS);
+    }
+}
