@@ -258,6 +258,9 @@ pub struct FitOptions {
     /// Every this-many-th position is kept out of the fit and only
     /// measured (0: none).
     pub holdout_every: usize,
+    /// Rescale the fitted weights so that the evaluation keeps its
+    /// average size on the data (see [`FitReport::rescaled`]).
+    pub keep_scale: bool,
 }
 
 impl Default for FitOptions {
@@ -268,6 +271,7 @@ impl Default for FitOptions {
             only: Vec::new(),
             threads: 1,
             holdout_every: 10,
+            keep_scale: true,
         }
     }
 }
@@ -288,6 +292,14 @@ pub struct FitReport {
     pub train_error: (f64, f64),
     /// See `train_error`.
     pub holdout_error: (f64, f64),
+    /// The factor the fitted weights were multiplied by so that the mean
+    /// absolute evaluation stays what it was (1 without
+    /// [`FitOptions::keep_scale`]). The fit only determines the weights'
+    /// ratios and the product of their scale with `k`; the search's
+    /// margins (futility, null move, aspiration) are in the old scale.
+    pub rescaled: f64,
+    /// The scale `k` refitted to the rescaled weights.
+    pub k_after: f64,
     /// Every weight: name, value before, value after.
     pub weights: Vec<(String, i32, i32)>,
     /// The fitted weights as a Rust literal of the game's params type.
@@ -305,7 +317,11 @@ impl FitReport {
             "positions: {} fitted, {} held out, {} skipped as not quiet",
             self.train, self.holdout, self.skipped
         );
-        let _ = writeln!(s, "k = {:.4}", self.k);
+        let _ = writeln!(
+            s,
+            "k = {:.4}; weights rescaled by {:.3} after the fit, k then {:.4}",
+            self.k, self.rescaled, self.k_after
+        );
         let _ = writeln!(
             s,
             "error fitted: {:.6} -> {:.6}; held out: {:.6} -> {:.6}",
@@ -580,7 +596,36 @@ where
         }
         step /= 2;
     }
-    let after = (e, error(&holdout, &best, k, threads));
+    let mut after = (e, error(&holdout, &best, k, threads));
+    let mut rescaled = 1.0;
+    let mut k_after = k;
+    if opts.keep_scale {
+        let size = |p: &G::Params| -> f64 {
+            train
+                .iter()
+                .map(|s| white_eval(&s.pos, p).abs())
+                .sum::<f64>()
+                / train.len() as f64
+        };
+        let (old, new) = (size(&start), size(&best));
+        if new > 0.0 {
+            rescaled = old / new;
+            let mut scaled = best;
+            let mut i = 0;
+            scaled.visit(&mut |_, v| {
+                if chosen.contains(&i) {
+                    *v = (f64::from(*v) * rescaled).round() as i32;
+                }
+                i += 1;
+            });
+            best = scaled;
+            k_after = best_k(&train, &best, threads);
+            after = (
+                error(&train, &best, k_after, threads),
+                error(&holdout, &best, k_after, threads),
+            );
+        }
+    }
     let weights = names
         .into_iter()
         .zip(values(&best))
@@ -591,6 +636,8 @@ where
         holdout: holdout.len(),
         skipped,
         k,
+        rescaled,
+        k_after,
         train_error: (before.0, after.0),
         holdout_error: (before.1, after.1),
         weights,
@@ -662,6 +709,7 @@ mod tests {
             step: 16,
             only: vec!["material.knight".into()],
             holdout_every: 0,
+            keep_scale: false,
             ..FitOptions::default()
         };
         let report = fit(Variant::Chess, &labelled, &opts, &mut |_| {})
