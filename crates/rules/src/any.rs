@@ -232,7 +232,7 @@ fn chess_play<R: Rules>(game: &mut ChessGame<R>, text: &str) -> Result<PlayedMov
     match game.play_uci(text) {
         Ok(mv) => Ok(PlayedMove {
             uci: mv.to_uci().to_string(),
-            san: game.last_san().unwrap_or_default().to_owned(),
+            san: game.last_san().unwrap_or_default(),
         }),
         Err(PlayUciError::GameOver { outcome }) => Err(AnyPlayError::GameOver { outcome }),
         Err(PlayUciError::Syntax(_)) => Err(text_err(false)),
@@ -611,7 +611,7 @@ fn chess_status<R: Rules>(g: &ChessGame<R>) -> GameStatus {
             .into_iter()
             .map(|m| m.to_uci().to_string())
             .collect(),
-        san: g.last_san().map(str::to_owned),
+        san: g.last_san(),
         outcome: g.outcome(),
         claimable: g.claimable(),
         xiangqi: None,
