@@ -20,7 +20,7 @@ use tokio::{
 };
 
 use super::{
-    Auth, JoinReply, RoomCmd, RoomHandle, RoomSummary, clock::Clocks, free_seat, offers,
+    Auth, JoinReply, Outgoing, RoomCmd, RoomHandle, RoomSummary, clock::Clocks, free_seat, offers,
     registry::RoomLoadError,
 };
 use crate::{
@@ -97,7 +97,7 @@ impl Logged {
 /// A connection subscribed to the room.
 struct Sub {
     id: u64,
-    tx: mpsc::Sender<Utf8Bytes>,
+    tx: mpsc::Sender<Outgoing>,
     color: Option<Color>,
 }
 
@@ -342,7 +342,7 @@ impl RoomActor {
 
     async fn handle(&mut self, cmd: RoomCmd) {
         match cmd {
-            RoomCmd::Join { auth, v, tx, reply } => self.join(auth, v, tx, reply).await,
+            RoomCmd::Join { auth, v, tx, reply } => self.join(*auth, v, tx, reply).await,
             RoomCmd::Leave { sub } => self.leave(sub),
             RoomCmd::Client { sub, msg } => {
                 let Some(color) = self.subs.iter().find(|s| s.id == sub).map(|s| s.color) else {
@@ -377,7 +377,7 @@ impl RoomActor {
         &mut self,
         auth: Auth,
         v: Option<u64>,
-        tx: mpsc::Sender<Utf8Bytes>,
+        tx: mpsc::Sender<Outgoing>,
         reply: tokio::sync::oneshot::Sender<JoinReply>,
     ) {
         let mut color = auth.token.as_deref().and_then(|t| self.seat_of_token(t));
@@ -1178,7 +1178,7 @@ impl RoomActor {
     /// Sends to one subscriber; a full queue drops it (it must resync).
     fn send_to(&mut self, sub: u64, msg: Utf8Bytes) {
         if let Some(i) = self.subs.iter().position(|s| s.id == sub)
-            && self.subs[i].tx.try_send(msg).is_err()
+            && self.subs[i].tx.try_send(Arc::new(msg)).is_err()
         {
             self.drop_sub(i);
         }
@@ -1191,9 +1191,10 @@ impl RoomActor {
             self.log.pop_front();
         }
         self.log.push_back((v, logged));
+        let msg = Arc::new(msg.clone());
         let mut i = 0;
         while i < self.subs.len() {
-            if self.subs[i].tx.try_send(msg.clone()).is_err() {
+            if self.subs[i].tx.try_send(Arc::clone(&msg)).is_err() {
                 self.drop_sub(i);
             } else {
                 i += 1;
@@ -1320,10 +1321,10 @@ impl RoomActor {
             return;
         }
         self.sent_presence = Some(current);
-        let msg = self.presence_msg();
+        let msg = Arc::new(self.presence_msg());
         let mut i = 0;
         while i < self.subs.len() {
-            if self.subs[i].tx.try_send(msg.clone()).is_err() {
+            if self.subs[i].tx.try_send(Arc::clone(&msg)).is_err() {
                 self.drop_sub(i);
             } else {
                 i += 1;
