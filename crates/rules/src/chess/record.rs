@@ -3,14 +3,16 @@
 //!
 //! A server keeps one record per running game for the game's whole life,
 //! so the record keeps per ply only what the rules and the notation need:
-//! the move (4 bytes), its SAN as a [`SanPlus`] value (rendered to text on
-//! demand) and the repetition key of the position it reached (8 bytes),
-//! besides the start and the current position. Playing a move compares
-//! the new key only with the positions since the last capture or pawn
-//! move, same side to move, so asking for the repetition count, the claims
-//! or the outcome never replays the game. Undo, rare, replays the moves
-//! from the start to rebuild the position before the last move (a few
-//! microseconds for a long game); [`ChessGame::positions`] replays too.
+//! the move (4 bytes) and its SAN as a [`SanPlus`] value (7 bytes, rendered
+//! to text on demand). Besides them it keeps the start and the current
+//! position, and the repetition keys of the positions since the last
+//! capture or pawn move: no position before it can occur again, so the
+//! keys never outnumber the plies the 75-move rule allows. Playing a move
+//! compares the new key with those of the same side to move, so asking
+//! for the repetition count, the claims or the outcome never replays the
+//! game. Undo, rare, replays the moves from the start to rebuild the
+//! position before the last move and its keys (a few microseconds for a
+//! long game); [`ChessGame::positions`] replays too.
 //!
 //! ```
 //! use chessplayx_rules::{Claim, EndReason, chess::StandardGame};
@@ -56,8 +58,8 @@ pub type HordeGame = ChessGame<Horde>;
 pub type AtomicGame = ChessGame<Atomic>;
 
 /// How many times the position with `key` and `halfmoves` occurs in a
-/// game whose earlier positions have the keys `before` (the start first),
-/// counting itself: only positions since the last capture or pawn move,
+/// game whose earlier positions have the keys `before` (in order, at least
+/// the last `halfmoves` of them), counting itself: only positions since the last capture or pawn move,
 /// with the same side to move, can be equal (castling rights are in the
 /// key).
 ///
@@ -183,8 +185,8 @@ pub struct ChessGame<R: Rules> {
     start: Position<R>,
     /// The position after the last move.
     current: Position<R>,
-    /// [`repetition_key`] of every position: `keys[0]` the start,
-    /// `keys[i]` the position after `moves[i-1]`.
+    /// [`repetition_key`] of each position since the last capture or pawn
+    /// move (or since the start), the current one last. Never empty.
     keys: Vec<u64>,
     /// How many times the current position has occurred, itself included.
     seen: u32,
@@ -421,6 +423,10 @@ impl<R: Rules> ChessGame<R> {
             san: San::from_move(&before, mv),
             suffix,
         };
+        if after.halfmoves() == 0 {
+            // A capture or pawn move: no earlier position can recur.
+            self.keys.clear();
+        }
         self.seen = occurrences(&self.keys, key, after.halfmoves());
         self.current = after;
         self.end = end;
@@ -477,15 +483,19 @@ impl<R: Rules> ChessGame<R> {
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.sans.pop();
-        self.keys.pop();
         // The record keeps no positions but the start and the current one:
-        // replay to the one before the move. The keys of the earlier
-        // positions are kept, so only the current count is recomputed.
+        // replay to the one before the move, with the keys of its window.
         let mut pos = self.start;
+        self.keys.clear();
+        self.keys.push(repetition_key(&pos));
         for &m in &self.moves {
             pos = pos.played(m);
+            if pos.halfmoves() == 0 {
+                self.keys.clear();
+            }
+            self.keys.push(repetition_key(&pos));
         }
-        // Never empty: `keys[0]` is set at construction and kept here.
+        // Never empty: the current position's key was just pushed.
         let last = self.keys.len() - 1;
         self.seen = occurrences(&self.keys[..last], self.keys[last], pos.halfmoves());
         self.current = pos;
@@ -525,6 +535,34 @@ impl<R: Rules> ExactSizeIterator for Positions<'_, R> {}
 mod tests {
     use super::*;
     use crate::chess::Chess;
+
+    /// The record keeps the keys of the positions since the last capture
+    /// or pawn move only, undo included.
+    #[test]
+    fn keys_are_kept_back_to_the_last_capture_or_pawn_move() {
+        let mut game = StandardGame::new();
+        assert_eq!(game.keys.len(), 1);
+        for (san, kept) in [("e4", 1), ("Nf6", 2), ("Nf3", 3), ("e5", 1), ("Nc3", 2)] {
+            game.play_san(san).unwrap();
+            assert_eq!(game.keys.len(), kept, "after {san}");
+        }
+        game.play_san("Nxe4").unwrap();
+        assert_eq!(game.keys.len(), 1);
+        game.undo();
+        assert_eq!(game.keys.len(), 2);
+        game.undo();
+        assert_eq!(game.keys.len(), 1);
+        game.undo();
+        assert_eq!(game.keys.len(), 3); // after Nf3: e4, Nf6, Nf3
+        game.undo();
+        assert_eq!(game.keys.len(), 2);
+        // From a FEN without a reset since: every position is kept.
+        let mut game = StandardGame::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 40 60").unwrap();
+        for san in ["Ra2", "Kd8", "Ra1", "Ke8"] {
+            game.play_san(san).unwrap();
+        }
+        assert_eq!(game.keys.len(), 5);
+    }
 
     /// The key must not depend on whether the FEN named an en-passant
     /// square the side to move cannot use.
