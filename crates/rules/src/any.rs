@@ -232,7 +232,7 @@ fn chess_play<R: Rules>(game: &mut ChessGame<R>, text: &str) -> Result<PlayedMov
     match game.play_uci(text) {
         Ok(mv) => Ok(PlayedMove {
             uci: mv.to_uci().to_string(),
-            san: game.last_san().unwrap_or_default().to_owned(),
+            san: game.last_san().unwrap_or_default(),
         }),
         Err(PlayUciError::GameOver { outcome }) => Err(AnyPlayError::GameOver { outcome }),
         Err(PlayUciError::Syntax(_)) => Err(text_err(false)),
@@ -392,6 +392,58 @@ impl AnyGame {
     #[must_use]
     pub fn ply(&self) -> usize {
         dispatch!(self, g => g.moves().len(), x => x.moves().len())
+    }
+
+    /// The UCI of the move of ply `index` (0 the first move), if played.
+    #[must_use]
+    pub fn uci_at(&self, index: usize) -> Option<String> {
+        dispatch!(self,
+            g => g.moves().get(index).map(|m| m.to_uci().to_string()),
+            x => x.moves().get(index).map(|m| m.to_uci()))
+    }
+
+    /// The last move played in both notations, as [`AnyGame::play_uci`]
+    /// returned it; `None` before the first move.
+    #[must_use]
+    pub fn last_played(&self) -> Option<PlayedMove> {
+        dispatch!(self,
+        g => Some(PlayedMove {
+            uci: g.last_move()?.to_uci().to_string(),
+            san: g.last_san()?,
+        }),
+        x => Some(PlayedMove {
+            uci: x.last_move()?.to_uci(),
+            san: x.last_move_wxf()?,
+        }))
+    }
+
+    /// Every move played in both notations, as [`AnyGame::play_uci`]
+    /// returned them. The records keep moves, not their text: the SAN is
+    /// rendered from the 8×8 record's values, the WXF of Xiangqi by
+    /// replaying the positions.
+    #[must_use]
+    pub fn history(&self) -> Vec<PlayedMove> {
+        dispatch!(self,
+        g => g
+            .moves()
+            .iter()
+            .zip(g.san_moves())
+            .map(|(m, san)| PlayedMove {
+                uci: m.to_uci().to_string(),
+                san: san.to_string(),
+            })
+            .collect(),
+        x => {
+            let mut pos = x.start_position().clone();
+            x.moves()
+                .iter()
+                .map(|&mv| {
+                    let san = pos.wxf(mv);
+                    pos.play_unchecked(mv);
+                    PlayedMove { uci: mv.to_uci(), san }
+                })
+                .collect()
+        })
     }
 
     /// The end of the game, if it has ended (by the rules; resignation and
@@ -611,7 +663,7 @@ fn chess_status<R: Rules>(g: &ChessGame<R>) -> GameStatus {
             .into_iter()
             .map(|m| m.to_uci().to_string())
             .collect(),
-        san: g.last_san().map(str::to_owned),
+        san: g.last_san(),
         outcome: g.outcome(),
         claimable: g.claimable(),
         xiangqi: None,
@@ -754,6 +806,66 @@ mod tests {
             Some(Outcome::win(Color::Black, EndReason::Checkmate))
         );
         assert!(game.export().contains("2. g4 Qh4#"), "{}", game.export());
+    }
+
+    /// `history`, `last_played` and `uci_at` give back what `play_uci`
+    /// returned for every move, in every variant: a few chosen moves
+    /// (captures, castling, a promotion, checks, a game from a FEN), then
+    /// random legal moves up to 80 plies or the end.
+    #[test]
+    fn history_is_what_play_returned() {
+        let games: [(Variant, Option<&str>, &[&str]); 5] = [
+            (
+                Variant::Chess,
+                None,
+                &[
+                    "e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "d5c6", "d8a5", "c6b7", "a5b5",
+                    "b7a8q", "e8d7", "g1f3", "b5b2", "e1g1",
+                ],
+            ),
+            (
+                Variant::Atomic,
+                None,
+                &["g1f3", "d7d5", "f3e5", "c8g4", "e5f7"],
+            ),
+            (Variant::Horde, None, &["e4e5", "d7d6", "e5d6", "c7d6"]),
+            (
+                Variant::Chess,
+                Some("4k3/8/8/8/8/8/8/R3K3 w Q - 98 60"),
+                &["a1a8", "e8e7"],
+            ),
+            (Variant::Xiangqi, None, &["h3e3", "h8e8", "e3e7"]),
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for (variant, fen, moves) in games {
+            let mut game = AnyGame::new(variant, fen).unwrap();
+            assert_eq!(game.last_played(), None);
+            assert_eq!(game.uci_at(0), None);
+            // The given moves, then random legal ones.
+            let mut ucis: Vec<String> = moves.iter().map(|m| (*m).to_owned()).collect();
+            let mut played = Vec::new();
+            let mut i = 0;
+            while i < ucis.len() || (i < 80 && game.outcome().is_none()) {
+                if i == ucis.len() {
+                    let legal = game.legal_moves();
+                    let pick = (state ^ (state >> 29)) as usize % legal.len();
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    ucis.push(legal[pick].uci.clone());
+                }
+                let uci = &ucis[i];
+                let p = game
+                    .play_uci(uci)
+                    .unwrap_or_else(|e| panic!("{variant} {uci}: {e}"));
+                assert_eq!(game.last_played().as_ref(), Some(&p), "{variant} {uci}");
+                assert_eq!(game.uci_at(i).as_ref(), Some(uci));
+                played.push(p);
+                i += 1;
+            }
+            assert_eq!(game.history(), played, "{variant}");
+            assert_eq!(game.uci_at(ucis.len()), None);
+        }
     }
 
     #[test]

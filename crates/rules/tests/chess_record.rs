@@ -171,7 +171,7 @@ fn checkmate_on_the_150th_ply_is_checkmate() {
         game.outcome(),
         Some(Outcome::win(Color::White, EndReason::Checkmate))
     );
-    assert_eq!(game.last_san(), Some("Ra8#"));
+    assert_eq!(game.last_san().as_deref(), Some("Ra8#"));
     // Any other move reaching the 150th ply draws.
     game.undo();
     play_all(&mut game, &["Kf1"]);
@@ -262,7 +262,7 @@ fn undo_restores_position_claims_and_outcome() {
     assert_eq!(game.position().fen(), fen_before);
     assert_eq!(game.repetitions(), 2);
     assert!(game.claimable().is_empty());
-    assert_eq!(game.last_san(), Some("Ng1"));
+    assert_eq!(game.last_san().as_deref(), Some("Ng1"));
     play_all(&mut game, &["Ng8"]);
     assert_eq!(game.claimable(), vec![Claim::ThreefoldRepetition]);
 
@@ -400,6 +400,133 @@ fn repetition_counts_match_a_full_recount() {
     assert_eq!(shuffle_games::<Standard>(0x1234_5678, 20), 5);
     assert!(shuffle_games::<Horde>(0x9abc_def0, 10) >= 3);
     assert_eq!(shuffle_games::<Atomic>(0x0f0f_1234, 20), 5);
+}
+
+/// Everything a record answers about its current state, to compare two
+/// records.
+#[derive(Debug, PartialEq)]
+struct Snapshot {
+    fen: String,
+    repetitions: u32,
+    outcome: Option<Outcome>,
+    claimable: Vec<Claim>,
+    legal_moves: Vec<Move>,
+    sans: Vec<String>,
+    positions: Vec<String>,
+}
+
+fn snapshot<R: Rules>(game: &ChessGame<R>) -> Snapshot {
+    Snapshot {
+        fen: game.position().fen(),
+        repetitions: game.repetitions(),
+        outcome: game.outcome(),
+        claimable: game.claimable(),
+        legal_moves: game.legal_moves(),
+        sans: game.sans(),
+        positions: game.positions().map(|p| p.fen()).collect(),
+    }
+}
+
+/// Long random games (quiet moves and returning moves mostly, so they
+/// reach repetitions and the move-count rules): after every move, the
+/// positions the record replays are those the game went through, and
+/// undoing any number of moves leaves the record equal to one that
+/// played only the remaining moves.
+fn undo_matches_replay<R: Rules>(seed: u64, games: usize) -> usize {
+    let mut state = seed;
+    let mut rand = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut longest = 0;
+    for _ in 0..games {
+        let mut game = ChessGame::<R>::new();
+        let mut seen = vec![*game.position()];
+        while game.outcome().is_none() && game.moves().len() < 400 {
+            let pos = *game.position();
+            let moves = game.legal_moves();
+            let quiet: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| !pos.is_capture(m) && m.promotion().is_none())
+                .collect();
+            let back = game.moves().len().checked_sub(2).and_then(|i| {
+                let prev = game.moves()[i];
+                moves
+                    .iter()
+                    .copied()
+                    .find(|m| m.from() == prev.to() && m.to() == prev.from())
+            });
+            let pool = if rand() % 16 != 0 && !quiet.is_empty() {
+                &quiet
+            } else {
+                &moves
+            };
+            let mv = match back {
+                Some(m) if rand() % 4 == 0 => m,
+                _ => pool[(rand() % pool.len() as u64) as usize],
+            };
+            game.play(mv).unwrap();
+            seen.push(*game.position());
+            assert!(game.positions().eq(seen.iter().copied()));
+            assert_eq!(game.positions().len(), seen.len());
+        }
+        longest = longest.max(game.moves().len());
+        // Take back 1, 2, ... moves from the end, each time comparing with
+        // a record that replayed the moves left.
+        let all = game.moves().to_vec();
+        let mut undone = game.clone();
+        for keep in (0..all.len()).rev() {
+            assert_eq!(undone.undo(), Some(all[keep]));
+            let mut fresh = ChessGame::<R>::new();
+            for &mv in &all[..keep] {
+                fresh.play(mv).unwrap();
+            }
+            assert_eq!(snapshot(&undone), snapshot(&fresh), "keeping {keep} plies");
+            // Only a few of the long prefixes: each comparison replays.
+            if keep > 40 && keep % 7 != 0 {
+                continue;
+            }
+            // Playing on from the undone record is the same as from the
+            // fresh one.
+            if let Some(&mv) = fresh.legal_moves().first() {
+                let (mut a, mut b) = (undone.clone(), fresh.clone());
+                a.play(mv).unwrap();
+                b.play(mv).unwrap();
+                assert_eq!(snapshot(&a), snapshot(&b));
+            }
+        }
+        assert_eq!(undone.undo(), None);
+    }
+    longest
+}
+
+#[test]
+fn undo_of_long_games_equals_replay() {
+    // Some games end by the 75-move rule or fivefold repetition, after
+    // more than 150 plies.
+    assert!(undo_matches_replay::<Standard>(0x5eed_0001, 6) > 150);
+    assert!(undo_matches_replay::<Horde>(0x5eed_0002, 3) > 100);
+    assert!(undo_matches_replay::<Atomic>(0x5eed_0003, 6) > 40);
+}
+
+#[test]
+fn undo_withdraws_a_claim_and_replays_the_halfmove_clock() {
+    let mut game = StandardGame::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 98 60").unwrap();
+    play_all(&mut game, &["Ra2", "Kd8"]);
+    assert_eq!(game.claimable(), vec![Claim::FiftyMoves]);
+    game.claim(Claim::FiftyMoves).unwrap();
+    assert!(game.is_over());
+    assert_eq!(game.undo().map(|m| m.to_string()), Some("e8d8".to_owned()));
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.position().halfmoves(), 99);
+    assert!(game.claimable().is_empty());
+    // Ra2 gave up the queen-side castling right; undoing Kd8 keeps it lost.
+    assert_eq!(game.position().fen(), "4k3/8/8/8/8/8/R7/4K3 b - - 99 60");
+    game.undo();
+    assert_eq!(game.position().fen(), "4k3/8/8/8/8/8/8/R3K3 w Q - 98 60");
 }
 
 const PGN_FIXTURE: &str = include_str!("data/pgn_python_chess.txt");

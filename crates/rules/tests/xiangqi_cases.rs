@@ -203,12 +203,12 @@ fn run_game_case(case: &Value) {
     }
     if let Some(plies) = expect["plies"].as_array() {
         assert!(!plies.is_empty());
+        let reports = game.plies();
         for want in plies {
             let i = want["ply"]
                 .as_u64()
                 .unwrap_or_else(|| panic!("{name}: ply")) as usize;
-            let report = game
-                .plies()
+            let report = reports
                 .get(i - 1)
                 .unwrap_or_else(|| panic!("{name}: no report for ply {i}"));
             check_ply(name, report, want);

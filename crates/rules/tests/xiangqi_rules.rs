@@ -764,3 +764,38 @@ fn four_checking_pieces_are_capped_at_eighteen_unless_k8_linear() {
         Some(Outcome::win(Color::Black, EndReason::PerpetualCheck))
     );
 }
+
+/// The record no longer keeps the per-ply reports: `plies()` replays the
+/// game. The replayed reports must be those `play` returned, in random
+/// games long enough to end by the rules, under both violation modes.
+#[test]
+fn replayed_ply_reports_equal_those_of_play() {
+    let mut state = 0x0dd_ba11_u64;
+    let mut rand = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut forcing = 0;
+    for mode in [ViolationMode::Lose, ViolationMode::Forbid] {
+        for _ in 0..4 {
+            let config = XiangqiConfig {
+                violation_mode: mode,
+                ..XiangqiConfig::default()
+            };
+            let mut game = XiangqiGame::with_config(Xiangqi::start(), config);
+            let mut reports: Vec<PlyReport> = Vec::new();
+            while game.outcome().is_none() && reports.len() < 300 {
+                let moves = game.legal_moves();
+                let mv = moves[(rand() % moves.len() as u64) as usize];
+                let report = game.play(mv).unwrap();
+                forcing += usize::from(report.is_forcing());
+                reports.push(report);
+            }
+            assert_eq!(game.plies(), reports);
+        }
+    }
+    // Checks and chases came up, so the reports are not all trivial.
+    assert!(forcing > 20, "{forcing}");
+}

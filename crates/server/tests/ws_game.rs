@@ -103,6 +103,18 @@ async fn xiangqi_mate_with_two_chariots() {
     let (id, mut white, mut black) = two_players(&server, "xiangqi", Some(fen)).await;
     play_line(&mut white, &mut black, 0, &["b1a1", "d10d9", "a1d1"]).await;
     expect_end(&mut black, json!("white"), "checkmate").await;
+    // A late visitor's history (rendered from the game record) carries
+    // the moves as they were sent live, WXF included.
+    let live: Vec<Value> = black
+        .events()
+        .into_iter()
+        .filter(|e| e["t"] == "move")
+        .map(|e| json!({"uci": e["d"]["uci"], "san": e["d"]["san"]}))
+        .collect();
+    assert_eq!(live[0]["san"], "R8=9");
+    let mut visitor = server.ws(&format!("/ws/room/{id}")).await;
+    let state = visitor.expect("state").await;
+    assert_eq!(state["d"]["history"], Value::Array(live));
     let (_, text) = server.get(&format!("/api/rooms/{id}/export")).await;
     assert!(text.contains("[Variant \"Xiangqi\"]"), "{text}");
     assert!(text.contains("1-0"), "{text}");

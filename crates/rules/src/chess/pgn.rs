@@ -236,14 +236,15 @@ impl<R: Rules> ChessGame<R> {
         let start = self.start();
         let mut number = start.fullmoves();
         let mut turn = start.turn();
-        let mut tokens = Vec::with_capacity(self.sans().len() * 3 / 2 + 2);
-        for (i, san) in self.sans().iter().enumerate() {
+        let sans = self.san_moves();
+        let mut tokens = Vec::with_capacity(sans.len() * 3 / 2 + 2);
+        for (i, san) in sans.iter().enumerate() {
             match turn {
                 Color::White => tokens.push(format!("{number}.")),
                 Color::Black if i == 0 => tokens.push(format!("{number}...")),
                 Color::Black => {}
             }
-            tokens.push(san.clone());
+            tokens.push(san.to_string());
             if turn == Color::Black {
                 number = number.saturating_add(1);
             }

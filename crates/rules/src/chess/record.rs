@@ -1,13 +1,18 @@
 //! A game of chess, Horde or Atomic as played: the start position, the
 //! moves, and the history the repetition and move-count rules need.
 //!
-//! The record keeps every position it went through (a position is about
-//! 100 bytes), each with its repetition key and how many times that key
-//! has occurred so far. Playing a move compares the new key only with the
-//! positions since the last capture or pawn move, same side to move, and
-//! takes the count from the latest match, so asking for the repetition
-//! count, the claims or the outcome never replays the game. Undo pops the
-//! last position: nothing is replayed either.
+//! A server keeps one record per running game for the game's whole life,
+//! so the record keeps per ply only what the rules and the notation need:
+//! the move (4 bytes) and its SAN as a [`SanPlus`] value (7 bytes, rendered
+//! to text on demand). Besides them it keeps the start and the current
+//! position, and the repetition keys of the positions since the last
+//! capture or pawn move: no position before it can occur again, so the
+//! keys never outnumber the plies the 75-move rule allows. Playing a move
+//! compares the new key with those of the same side to move, so asking
+//! for the repetition count, the claims or the outcome never replays the
+//! game. Undo, rare, replays the moves from the start to rebuild the
+//! position before the last move and its keys (a few microseconds for a
+//! long game); [`ChessGame::positions`] replays too.
 //!
 //! ```
 //! use chessplayx_rules::{Claim, EndReason, chess::StandardGame};
@@ -52,40 +57,28 @@ pub type HordeGame = ChessGame<Horde>;
 /// An Atomic game.
 pub type AtomicGame = ChessGame<Atomic>;
 
-/// One position of the game and what the rules need to know about it,
-/// computed once when the position is reached.
-#[derive(Clone, Debug)]
-struct Node<R: Rules> {
-    pos: Position<R>,
-    /// [`repetition_key`] of `pos`.
-    key: u64,
-    /// How many times `key` has occurred up to and including this node.
-    seen: u32,
-    /// The ending the position alone decides.
-    end: Option<Outcome>,
-}
-
-impl<R: Rules> Node<R> {
-    fn new(pos: Position<R>, seen_before: &[Self]) -> Self {
-        let key = repetition_key(&pos);
-        // Only positions since the last capture or pawn move, with the
-        // same side to move, can be equal; castling rights are in the key.
-        let window = pos.halfmoves() as usize;
-        let seen = seen_before
-            .iter()
-            .rev()
-            .take(window)
-            .skip(1)
-            .step_by(2)
-            .find(|n| n.key == key)
-            .map_or(1, |n| n.seen + 1);
-        Self {
-            pos,
-            key,
-            seen,
-            end: pos.outcome(),
-        }
-    }
+/// How many times the position with `key` and `halfmoves` occurs in a
+/// game whose earlier positions have the keys `before` (in order, at least
+/// the last `halfmoves` of them), counting itself: only positions since the last capture or pawn move,
+/// with the same side to move, can be equal (castling rights are in the
+/// key).
+///
+/// Counting every match in that window gives the same figure as taking
+/// the latest match's own count plus one: the latest match lies in the
+/// window, so no capture or pawn move came after it, and its own window
+/// is the part of this one before it.
+fn occurrences(before: &[u64], key: u64, halfmoves: u32) -> u32 {
+    let window = halfmoves as usize;
+    let matches = before
+        .iter()
+        .rev()
+        .take(window)
+        .skip(1)
+        .step_by(2)
+        .filter(|&&k| k == key)
+        .count();
+    // At most 5 while the game runs (the fifth occurrence ends it).
+    u32::try_from(matches).map_or(u32::MAX, |m| m.saturating_add(1))
 }
 
 /// The key that decides whether two positions are the same for the
@@ -189,10 +182,19 @@ pub enum ClaimError {
 /// runs the game.
 #[derive(Clone, Debug)]
 pub struct ChessGame<R: Rules> {
-    /// `nodes[0]` is the start; `nodes[i]` the position after `moves[i-1]`.
-    nodes: Vec<Node<R>>,
+    start: Position<R>,
+    /// The position after the last move.
+    current: Position<R>,
+    /// [`repetition_key`] of each position since the last capture or pawn
+    /// move (or since the start), the current one last. Never empty.
+    keys: Vec<u64>,
+    /// How many times the current position has occurred, itself included.
+    seen: u32,
+    /// The ending the current position alone decides.
+    end: Option<Outcome>,
     moves: Vec<Move>,
-    sans: Vec<String>,
+    /// The SAN of each move, with its sign.
+    sans: Vec<SanPlus>,
     claimed: Option<Outcome>,
 }
 
@@ -215,7 +217,11 @@ impl<R: Rules> ChessGame<R> {
     #[must_use]
     pub fn from_position(start: Position<R>) -> Self {
         Self {
-            nodes: vec![Node::new(start, &[])],
+            start,
+            current: start,
+            keys: vec![repetition_key(&start)],
+            seen: 1,
+            end: start.outcome(),
             moves: Vec::new(),
             sans: Vec::new(),
             claimed: None,
@@ -231,22 +237,16 @@ impl<R: Rules> ChessGame<R> {
         Ok(Self::from_position(Position::from_fen(fen)?))
     }
 
-    fn current(&self) -> &Node<R> {
-        // Never empty: `nodes[0]` is set at construction and undo keeps it.
-        let last = self.nodes.len() - 1;
-        &self.nodes[last]
-    }
-
     /// The current position.
     #[must_use]
     pub fn position(&self) -> &Position<R> {
-        &self.current().pos
+        &self.current
     }
 
     /// The start position.
     #[must_use]
     pub fn start(&self) -> &Position<R> {
-        &self.nodes[0].pos
+        &self.start
     }
 
     /// The start position as FEN (for the record, or to replay the moves).
@@ -255,9 +255,13 @@ impl<R: Rules> ChessGame<R> {
         self.start().fen()
     }
 
-    /// Every position of the game, the start first and the current last.
-    pub fn positions(&self) -> impl ExactSizeIterator<Item = &Position<R>> + '_ {
-        self.nodes.iter().map(|n| &n.pos)
+    /// Every position of the game, the start first and the current last,
+    /// rebuilt by replaying the moves (the record does not keep them).
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = Position<R>> + '_ {
+        Positions {
+            next: Some(self.start),
+            moves: self.moves.iter(),
+        }
     }
 
     /// The moves played, in order.
@@ -266,10 +270,17 @@ impl<R: Rules> ChessGame<R> {
         &self.moves
     }
 
-    /// The moves in SAN (with `+` and `#`), in order.
+    /// The moves in SAN (with `+` and `#`), in order, as values; see
+    /// [`ChessGame::sans`] for the text.
     #[must_use]
-    pub fn sans(&self) -> &[String] {
+    pub fn san_moves(&self) -> &[SanPlus] {
         &self.sans
+    }
+
+    /// The moves in SAN (with `+` and `#`), in order, as text.
+    #[must_use]
+    pub fn sans(&self) -> Vec<String> {
+        self.sans.iter().map(SanPlus::to_string).collect()
     }
 
     /// The last move, if any.
@@ -280,8 +291,8 @@ impl<R: Rules> ChessGame<R> {
 
     /// The SAN of the last move, if any.
     #[must_use]
-    pub fn last_san(&self) -> Option<&str> {
-        self.sans.last().map(String::as_str)
+    pub fn last_san(&self) -> Option<String> {
+        self.sans.last().map(SanPlus::to_string)
     }
 
     /// How many times the current position has occurred in this game
@@ -290,7 +301,7 @@ impl<R: Rules> ChessGame<R> {
     /// are.
     #[must_use]
     pub fn repetitions(&self) -> u32 {
-        self.current().seen
+        self.seen
     }
 
     /// How the game has ended, if it has: a claimed draw, an ending of the
@@ -303,14 +314,13 @@ impl<R: Rules> ChessGame<R> {
         if self.claimed.is_some() {
             return self.claimed;
         }
-        let node = self.current();
-        if node.end.is_some() {
-            return node.end;
+        if self.end.is_some() {
+            return self.end;
         }
-        if node.seen >= FIVEFOLD {
+        if self.seen >= FIVEFOLD {
             return Some(Outcome::draw(EndReason::FivefoldRepetition));
         }
-        if node.pos.halfmoves() >= SEVENTY_FIVE_MOVES_PLIES {
+        if self.current.halfmoves() >= SEVENTY_FIVE_MOVES_PLIES {
             return Some(Outcome::draw(EndReason::SeventyFiveMoves));
         }
         None
@@ -354,20 +364,18 @@ impl<R: Rules> ChessGame<R> {
         if let Some(outcome) = self.outcome() {
             return Err(ClaimError::GameOver { outcome });
         }
-        let node = self.current();
+        let halfmoves = self.current.halfmoves();
         match claim {
-            Claim::ThreefoldRepetition if node.seen >= THREEFOLD => {
+            Claim::ThreefoldRepetition if self.seen >= THREEFOLD => {
                 Ok(Outcome::draw(claim.end_reason()))
             }
             Claim::ThreefoldRepetition => Err(ClaimError::NoThreefoldRepetition {
-                occurrences: node.seen,
+                occurrences: self.seen,
             }),
-            Claim::FiftyMoves if node.pos.halfmoves() >= FIFTY_MOVES_PLIES => {
+            Claim::FiftyMoves if halfmoves >= FIFTY_MOVES_PLIES => {
                 Ok(Outcome::draw(claim.end_reason()))
             }
-            Claim::FiftyMoves => Err(ClaimError::NoFiftyMoves {
-                halfmoves: node.pos.halfmoves(),
-            }),
+            Claim::FiftyMoves => Err(ClaimError::NoFiftyMoves { halfmoves }),
         }
     }
 
@@ -394,17 +402,19 @@ impl<R: Rules> ChessGame<R> {
         if let Some(outcome) = self.outcome() {
             return Err(PlayError::GameOver { outcome });
         }
-        let before = self.current().pos;
+        let before = self.current;
         if !before.is_legal(mv) {
             return Err(PlayError::Illegal {
                 uci: mv.to_uci(),
                 fen: before.fen(),
             });
         }
-        let node = Node::new(before.played(mv), &self.nodes);
-        let suffix = if node.end.is_some_and(|o| o.winner == Some(before.turn())) {
+        let after = before.played(mv);
+        let key = repetition_key(&after);
+        let end = after.outcome();
+        let suffix = if end.is_some_and(|o| o.winner == Some(before.turn())) {
             Some(Suffix::Mate)
-        } else if node.pos.is_check() {
+        } else if after.is_check() {
             Some(Suffix::Check)
         } else {
             None
@@ -413,9 +423,16 @@ impl<R: Rules> ChessGame<R> {
             san: San::from_move(&before, mv),
             suffix,
         };
-        self.nodes.push(node);
+        if after.halfmoves() == 0 {
+            // A capture or pawn move: no earlier position can recur.
+            self.keys.clear();
+        }
+        self.seen = occurrences(&self.keys, key, after.halfmoves());
+        self.current = after;
+        self.end = end;
+        self.keys.push(key);
         self.moves.push(mv);
-        self.sans.push(san.to_string());
+        self.sans.push(san);
         Ok(())
     }
 
@@ -465,17 +482,87 @@ impl<R: Rules> ChessGame<R> {
     /// outcome are those of the position before the move again.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
-        self.nodes.pop();
         self.sans.pop();
+        // The record keeps no positions but the start and the current one:
+        // replay to the one before the move, with the keys of its window.
+        let mut pos = self.start;
+        self.keys.clear();
+        self.keys.push(repetition_key(&pos));
+        for &m in &self.moves {
+            pos = pos.played(m);
+            if pos.halfmoves() == 0 {
+                self.keys.clear();
+            }
+            self.keys.push(repetition_key(&pos));
+        }
+        // Never empty: the current position's key was just pushed.
+        let last = self.keys.len() - 1;
+        self.seen = occurrences(&self.keys[..last], self.keys[last], pos.halfmoves());
+        self.current = pos;
+        self.end = pos.outcome();
         self.claimed = None;
         Some(mv)
     }
 }
 
+/// The positions of a game, replayed from its start.
+#[derive(Debug)]
+struct Positions<'a, R: Rules> {
+    /// The next position to yield (`None` once the current one was).
+    next: Option<Position<R>>,
+    /// The moves still to play.
+    moves: core::slice::Iter<'a, Move>,
+}
+
+impl<R: Rules> Iterator for Positions<'_, R> {
+    type Item = Position<R>;
+
+    fn next(&mut self) -> Option<Position<R>> {
+        let pos = self.next?;
+        self.next = self.moves.next().map(|&m| pos.played(m));
+        Some(pos)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::from(self.next.is_some()) + self.moves.len();
+        (n, Some(n))
+    }
+}
+
+impl<R: Rules> ExactSizeIterator for Positions<'_, R> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::Chess;
+
+    /// The record keeps the keys of the positions since the last capture
+    /// or pawn move only, undo included.
+    #[test]
+    fn keys_are_kept_back_to_the_last_capture_or_pawn_move() {
+        let mut game = StandardGame::new();
+        assert_eq!(game.keys.len(), 1);
+        for (san, kept) in [("e4", 1), ("Nf6", 2), ("Nf3", 3), ("e5", 1), ("Nc3", 2)] {
+            game.play_san(san).unwrap();
+            assert_eq!(game.keys.len(), kept, "after {san}");
+        }
+        game.play_san("Nxe4").unwrap();
+        assert_eq!(game.keys.len(), 1);
+        game.undo();
+        assert_eq!(game.keys.len(), 2);
+        game.undo();
+        assert_eq!(game.keys.len(), 1);
+        game.undo();
+        assert_eq!(game.keys.len(), 3); // after Nf3: e4, Nf6, Nf3
+        game.undo();
+        assert_eq!(game.keys.len(), 2);
+        // From a FEN without a reset since: every position is kept.
+        let mut game = StandardGame::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 40 60").unwrap();
+        for san in ["Ra2", "Kd8", "Ra1", "Ke8"] {
+            game.play_san(san).unwrap();
+        }
+        assert_eq!(game.keys.len(), 5);
+    }
 
     /// The key must not depend on whether the FEN named an en-passant
     /// square the side to move cannot use.

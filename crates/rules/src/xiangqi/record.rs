@@ -514,7 +514,6 @@ pub struct XiangqiGame {
     start: Xiangqi,
     state: State,
     moves: Vec<Move>,
-    plies: Vec<PlyReport>,
     /// Zobrist keys after each ply, `keys[0]` the start; kept only for
     /// knob K1.
     keys: Vec<u64>,
@@ -554,7 +553,6 @@ impl XiangqiGame {
             start,
             state,
             moves: Vec::new(),
-            plies: Vec::new(),
             keys,
             before_last: None,
             end_ply: outcome.map(|_| 0),
@@ -608,9 +606,18 @@ impl XiangqiGame {
     }
 
     /// The classification of every ply played, in order.
+    ///
+    /// The record does not keep them (a report per ply, with its chased
+    /// pieces, would be most of a long game's record): they are computed
+    /// again by replaying the moves from the start under the same rules,
+    /// which classifies every ply exactly as when it was played.
     #[must_use]
-    pub fn plies(&self) -> &[PlyReport] {
-        &self.plies
+    pub fn plies(&self) -> Vec<PlyReport> {
+        let mut replay = Self::with_config(self.start.clone(), self.config);
+        self.moves
+            .iter()
+            .map_while(|&mv| replay.play(mv).ok())
+            .collect()
     }
 
     /// The last move, if any.
@@ -743,7 +750,6 @@ impl XiangqiGame {
         let before = core::mem::replace(&mut self.state, state);
         self.before_last = Some(before.pos);
         self.moves.push(mv);
-        self.plies.push(report.clone());
         if outcome.is_some() {
             self.outcome = outcome;
             self.end_ply = Some(self.ply_count());

@@ -20,7 +20,7 @@ use tokio::{
 };
 
 use super::{
-    Auth, JoinReply, RoomCmd, RoomHandle, RoomSummary, clock::Clocks, free_seat, offers,
+    Auth, JoinReply, Outgoing, RoomCmd, RoomHandle, RoomSummary, clock::Clocks, free_seat, offers,
     registry::RoomLoadError,
 };
 use crate::{
@@ -57,42 +57,6 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
 
 type Acted = Result<(), Refusal>;
 
-/// A move played in the room: UCI and SAN in one allocation (a room keeps
-/// one per ply for its whole life; two `String`s cost twice the memory).
-struct Played {
-    /// `uci`, then `san`.
-    text: Box<str>,
-    /// Where `san` starts in `text`.
-    split: u8,
-    /// The number of its `move` event.
-    v: u64,
-}
-
-impl Played {
-    fn new(uci: &str, san: &str, v: u64) -> Self {
-        // UCI moves are at most 6 characters ("a10a10" in Xiangqi).
-        let split = u8::try_from(uci.len()).unwrap_or(u8::MAX);
-        let (uci, split) = if usize::from(split) == uci.len() {
-            (uci, split)
-        } else {
-            ("", 0)
-        };
-        Self {
-            text: format!("{uci}{san}").into_boxed_str(),
-            split,
-            v,
-        }
-    }
-
-    fn uci(&self) -> &str {
-        self.text.get(..usize::from(self.split)).unwrap_or_default()
-    }
-
-    fn san(&self) -> &str {
-        self.text.get(usize::from(self.split)..).unwrap_or_default()
-    }
-}
-
 /// An event kept for replays. A `move` or `takeback` event is mostly the
 /// position's legal moves (2-3 KiB encoded); keeping those bytes for every
 /// room was the largest part of the server's memory during play, while
@@ -102,8 +66,8 @@ impl Played {
 enum Logged {
     /// Sent again as it was (offers, joins, ends, rematches: small).
     Encoded(Utf8Bytes),
-    /// A `move` event: the move is `history[ply]`, the position after it
-    /// is the game after `ply + 1` plies.
+    /// A `move` event: the move is the game's move `ply`, the position
+    /// after it is the game after `ply + 1` plies.
     Move {
         ply: u32,
         by: Color,
@@ -133,7 +97,7 @@ impl Logged {
 /// A connection subscribed to the room.
 struct Sub {
     id: u64,
-    tx: mpsc::Sender<Utf8Bytes>,
+    tx: mpsc::Sender<Outgoing>,
     color: Option<Color>,
 }
 
@@ -179,7 +143,11 @@ pub(super) struct RoomActor {
     public: bool,
     created_at: u64,
     game: AnyGame,
-    history: Vec<Played>,
+    /// The number of each played move's `move` event (to acknowledge a
+    /// re-sent move again). The moves themselves and their notation come
+    /// from `game`, which keeps them compactly: a room holds its history
+    /// for its whole life, so nothing here is kept twice.
+    move_v: Vec<u64>,
     seats: ByColor<SeatRecord>,
     invite_hash: Option<String>,
     lobby_invite: Option<String>,
@@ -215,12 +183,11 @@ impl RoomActor {
         };
         let mut game = AnyGame::new(record.variant, record.start_fen.as_deref())
             .map_err(|e| replay_err(e.to_string()))?;
-        let mut history = Vec::with_capacity(record.moves.len());
+        let mut move_v = Vec::with_capacity(record.moves.len());
         for m in &record.moves {
-            let played = game
-                .play_uci(&m.uci)
+            game.play_uci(&m.uci)
                 .map_err(|e| replay_err(format!("ply {}: {e}", m.ply)))?;
-            history.push(Played::new(&played.uci, &played.san, m.v));
+            move_v.push(m.v);
         }
         let now = Instant::now();
         let outcome = match &record.result {
@@ -248,7 +215,7 @@ impl RoomActor {
             public: record.public,
             created_at: record.created_at,
             game,
-            history,
+            move_v,
             seats: record.seats,
             invite_hash: record.invite_hash,
             lobby_invite: record.lobby_invite,
@@ -375,7 +342,7 @@ impl RoomActor {
 
     async fn handle(&mut self, cmd: RoomCmd) {
         match cmd {
-            RoomCmd::Join { auth, v, tx, reply } => self.join(auth, v, tx, reply).await,
+            RoomCmd::Join { auth, v, tx, reply } => self.join(*auth, v, tx, reply).await,
             RoomCmd::Leave { sub } => self.leave(sub),
             RoomCmd::Client { sub, msg } => {
                 let Some(color) = self.subs.iter().find(|s| s.id == sub).map(|s| s.color) else {
@@ -410,7 +377,7 @@ impl RoomActor {
         &mut self,
         auth: Auth,
         v: Option<u64>,
-        tx: mpsc::Sender<Utf8Bytes>,
+        tx: mpsc::Sender<Outgoing>,
         reply: tokio::sync::oneshot::Sender<JoinReply>,
     ) {
         let mut color = auth.token.as_deref().and_then(|t| self.seat_of_token(t));
@@ -521,11 +488,12 @@ impl RoomActor {
     fn replay_after(&self, v: u64) -> Option<Vec<Utf8Bytes>> {
         let missed: Vec<&(u64, Logged)> = self.log.iter().filter(|(n, _)| *n > v).collect();
         let first_ply = missed.iter().filter_map(|(_, l)| l.plies()).min();
+        let moves = self.game.moves_uci();
         let mut game = match first_ply {
-            Some(plies) => {
-                let moves: Vec<&str> = self.history.get(..plies)?.iter().map(Played::uci).collect();
-                Some(AnyGame::replay(self.variant, self.start_fen.as_deref(), &moves).ok()?)
-            }
+            Some(plies) => Some(
+                AnyGame::replay(self.variant, self.start_fen.as_deref(), moves.get(..plies)?)
+                    .ok()?,
+            ),
             None => None,
         };
         let mut out = Vec::with_capacity(missed.len());
@@ -533,22 +501,22 @@ impl RoomActor {
             if let (Some(plies), Some(g)) = (logged.plies(), game.as_mut()) {
                 // Events lie on the current history in increasing plies.
                 while g.ply() < plies {
-                    let next = self.history.get(g.ply())?;
-                    g.play_uci(next.uci()).ok()?;
+                    g.play_uci(moves.get(g.ply())?).ok()?;
                 }
             }
             let msg = match (logged, game.as_ref()) {
                 (Logged::Encoded(m), _) => m.clone(),
                 (Logged::Move { ply, by, clock }, Some(g)) => {
-                    let played = self.history.get(usize::try_from(*ply).ok()?)?;
+                    // `g` is at `ply + 1` plies: the move is its last.
+                    let played = g.last_played()?;
                     let view = View::of(g);
                     encode(
                         "move",
                         Some(*n),
                         &MoveEvent {
                             ply: *ply,
-                            uci: played.uci(),
-                            san: played.san(),
+                            uci: &played.uci,
+                            san: &played.san,
                             by: *by,
                             status: &view.status,
                             moves: &view.moves,
@@ -769,11 +737,11 @@ impl RoomActor {
             } else {
                 !self.game_first_mover()
             };
-            if let Some(p) = self.history.get(ply_index)
-                && p.uci() == uci
+            if let Some(&v) = self.move_v.get(ply_index)
+                && self.game.uci_at(ply_index).as_deref() == Some(uci)
                 && mover == me
             {
-                let ack = encode("ack", None, &AckMsg { ply, v: p.v });
+                let ack = encode("ack", None, &AckMsg { ply, v });
                 self.send_to(sub, ack);
                 return Ok(());
             }
@@ -848,7 +816,7 @@ impl RoomActor {
             self.clock = clock_before;
             return Err(self.internal(&e));
         }
-        self.history.push(Played::new(&played.uci, &played.san, v));
+        self.move_v.push(v);
         self.offers.draw = None;
         self.offers.takeback = None;
         let view = View::of(&self.game);
@@ -1045,7 +1013,7 @@ impl RoomActor {
             return Err(self.internal(&e));
         }
         self.stop_ai();
-        self.history.truncate(keep);
+        self.move_v.truncate(keep);
         self.offers.draw = None;
         self.offers.takeback = None;
         let now = Instant::now();
@@ -1162,7 +1130,7 @@ impl RoomActor {
         let req = AiRequest {
             variant: self.variant,
             start_fen: self.start_fen.clone(),
-            moves: self.history.iter().map(|p| p.uci().to_owned()).collect(),
+            moves: self.game.moves_uci(),
             level,
         };
         let pool = self.shared.ai.clone();
@@ -1210,7 +1178,7 @@ impl RoomActor {
     /// Sends to one subscriber; a full queue drops it (it must resync).
     fn send_to(&mut self, sub: u64, msg: Utf8Bytes) {
         if let Some(i) = self.subs.iter().position(|s| s.id == sub)
-            && self.subs[i].tx.try_send(msg).is_err()
+            && self.subs[i].tx.try_send(Arc::new(msg)).is_err()
         {
             self.drop_sub(i);
         }
@@ -1223,9 +1191,10 @@ impl RoomActor {
             self.log.pop_front();
         }
         self.log.push_back((v, logged));
+        let msg = Arc::new(msg.clone());
         let mut i = 0;
         while i < self.subs.len() {
-            if self.subs[i].tx.try_send(msg.clone()).is_err() {
+            if self.subs[i].tx.try_send(Arc::clone(&msg)).is_err() {
                 self.drop_sub(i);
             } else {
                 i += 1;
@@ -1258,11 +1227,12 @@ impl RoomActor {
 
     fn state_msg(&self, you: Option<Color>) -> Utf8Bytes {
         let history: Vec<HistoryMove> = self
-            .history
-            .iter()
+            .game
+            .history()
+            .into_iter()
             .map(|p| HistoryMove {
-                uci: p.uci().to_owned(),
-                san: p.san().to_owned(),
+                uci: p.uci,
+                san: p.san,
             })
             .collect();
         let start_fen = self.game.start_fen();
@@ -1351,10 +1321,10 @@ impl RoomActor {
             return;
         }
         self.sent_presence = Some(current);
-        let msg = self.presence_msg();
+        let msg = Arc::new(self.presence_msg());
         let mut i = 0;
         while i < self.subs.len() {
-            if self.subs[i].tx.try_send(msg.clone()).is_err() {
+            if self.subs[i].tx.try_send(Arc::clone(&msg)).is_err() {
                 self.drop_sub(i);
             } else {
                 i += 1;

@@ -2,7 +2,10 @@
 //! `Stream` so they can be driven without a network.
 
 use std::{
-    sync::atomic::{AtomicUsize, Ordering},
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::Instant,
 };
 
@@ -136,6 +139,8 @@ pub(crate) async fn room_connection<S, E>(
                         .await;
                     break;
                 };
+                // The event's bytes are shared, not copied.
+                let msg = Arc::unwrap_or_clone(msg);
                 if socket.send(Message::Text(msg)).await.is_err() {
                     break;
                 }
