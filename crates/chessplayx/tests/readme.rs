@@ -80,8 +80,17 @@ fn check_chessplayx(words: &[String], line: &str) {
         assert!(out.status.success(), "README line `{line}` failed");
         return;
     }
-    // Every subcommand shown must exist with the flags shown.
-    let help = chessplayx(&[sub.to_owned(), "--help".to_owned()]);
+    // Every subcommand shown (with its nested subcommand, as in
+    // `tune gen`) must exist with the flags shown.
+    let mut path: Vec<String> = words[1..]
+        .iter()
+        .take_while(|w| !w.starts_with('-') && !w.starts_with('[') && *w != "...")
+        .take(2)
+        .cloned()
+        .collect();
+    let sub = path.join(" ");
+    path.push("--help".to_owned());
+    let help = chessplayx(&path);
     assert!(
         help.status.success(),
         "README line `{line}`: `chessplayx {sub} --help` failed"
@@ -96,7 +105,7 @@ fn check_chessplayx(words: &[String], line: &str) {
         );
     }
     // The quick, self-contained examples run as written.
-    if matches!(sub, "perft" | "status")
+    if matches!(sub.as_str(), "perft" | "status" | "tune gen")
         && let Some(args) = without_placeholders(&words[1..])
     {
         let out = chessplayx(&args);
