@@ -3,7 +3,7 @@
 //! budget from randomised openings and writes their quiet positions with
 //! the game's result; [`fit`] finds the weights whose evaluation, passed
 //! through a logistic curve, best predicts those results (least squares),
-//! by a local search over every weight of [`Tuned::Params`].
+//! by a local search over every weight of the game's evaluation.
 //!
 //! The printed weights are a Rust literal that replaces the game's
 //! `PARAMS` constant; docs/strength.md records the runs that set them.
