@@ -76,6 +76,7 @@ pub(crate) struct HordeParams {
     width: i32,
 }
 
+/// Hand-set: the Texel fit could not be used for Horde (docs/strength.md).
 const PARAMS: HordeParams = HordeParams {
     white: WHITE,
     black: BLACK,

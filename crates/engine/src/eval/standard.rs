@@ -52,7 +52,8 @@ pub(crate) struct StandardParams {
     pub(crate) king_attack: i32,
 }
 
-/// The weights chess is played with (tuned: docs/strength.md).
+/// The weights chess is played with: hand-set; a Texel fit did not beat
+/// them (docs/strength.md, "Tuning the evaluation").
 pub(crate) const PARAMS: StandardParams = StandardParams {
     w: WEIGHTS,
     tempo: 14,

@@ -49,6 +49,7 @@ pub(crate) struct XiangqiParams {
     tempo: i32,
 }
 
+/// Hand-set: a Texel fit played worse (docs/strength.md, "Tuning").
 const PARAMS: XiangqiParams = XiangqiParams {
     material: MATERIAL,
     pst_scale: 16,
