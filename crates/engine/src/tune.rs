@@ -354,30 +354,27 @@ pub fn fit(
     progress: &mut dyn FnMut(&str),
 ) -> Result<FitReport, TuneError> {
     match variant {
-        Variant::Chess => fit_in::<Chess>(
-            data,
-            |f| Chess::from_fen(f).map_err(|e| e.to_string()),
-            opts,
-            progress,
-        ),
-        Variant::Horde => fit_in::<HordeChess>(
-            data,
-            |f| HordeChess::from_fen(f).map_err(|e| e.to_string()),
-            opts,
-            progress,
-        ),
-        Variant::Atomic => fit_in::<AtomicChess>(
-            data,
-            |f| AtomicChess::from_fen(f).map_err(|e| e.to_string()),
-            opts,
-            progress,
-        ),
-        Variant::Xiangqi => fit_in::<Xiangqi>(
-            data,
-            |f| Xiangqi::from_fen(f).map_err(|e| e.to_string()),
-            opts,
-            progress,
-        ),
+        Variant::Chess => fit_in::<Chess>(data, opts, progress),
+        Variant::Horde => fit_in::<HordeChess>(data, opts, progress),
+        Variant::Atomic => fit_in::<AtomicChess>(data, opts, progress),
+        Variant::Xiangqi => fit_in::<Xiangqi>(data, opts, progress),
+    }
+}
+
+/// A game whose positions the data's FEN can be read into.
+trait FromFen: Tuned {
+    fn read_fen(fen: &str) -> Result<Self, String>;
+}
+
+impl<R: crate::eval::Eval8> FromFen for chessplayx_rules::chess::Position<R> {
+    fn read_fen(fen: &str) -> Result<Self, String> {
+        Self::from_fen(fen).map_err(|e| e.to_string())
+    }
+}
+
+impl FromFen for Xiangqi {
+    fn read_fen(fen: &str) -> Result<Self, String> {
+        Self::from_fen(fen).map_err(|e| e.to_string())
     }
 }
 
@@ -391,10 +388,7 @@ struct Sample<G> {
 /// Parses the data; drops positions that are not quiet (in check, or with
 /// a capture that wins material by static exchange), where the static
 /// evaluation says little about the result.
-fn load<G: Tuned>(
-    data: &str,
-    parse: impl Fn(&str) -> Result<G, String>,
-) -> Result<(Vec<Sample<G>>, usize), TuneError> {
+fn load<G: FromFen>(data: &str) -> Result<(Vec<Sample<G>>, usize), TuneError> {
     let mut samples = Vec::new();
     let mut skipped = 0;
     let mut moves = Vec::new();
@@ -417,7 +411,7 @@ fn load<G: Tuned>(
         if !(0.0..=1.0).contains(&result) {
             return Err(bad(format!("result {result} is outside 0..1")));
         }
-        let pos = parse(fen.trim()).map_err(bad)?;
+        let pos = G::read_fen(fen.trim()).map_err(bad)?;
         moves.clear();
         pos.legal_moves_into(&mut moves);
         let noisy = pos.is_check()
@@ -515,16 +509,15 @@ fn nudged<P: Params>(p: &P, index: usize, delta: i32) -> P {
     q
 }
 
-fn fit_in<G: Tuned>(
+fn fit_in<G: FromFen>(
     data: &str,
-    parse: impl Fn(&str) -> Result<G, String>,
     opts: &FitOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<FitReport, TuneError>
 where
     G::Params: core::fmt::Debug,
 {
-    let (all, skipped) = load(data, parse)?;
+    let (all, skipped) = load::<G>(data)?;
     let (mut train, mut holdout) = (Vec::new(), Vec::new());
     for (i, s) in all.into_iter().enumerate() {
         if opts.holdout_every > 0 && i % opts.holdout_every == opts.holdout_every - 1 {
@@ -691,8 +684,7 @@ mod tests {
     #[test]
     fn fit_recovers_a_changed_weight() {
         let data = small_data(Variant::Chess, 6);
-        let (samples, _) = load::<Chess>(&data, |f| Chess::from_fen(f).map_err(|e| e.to_string()))
-            .unwrap_or_else(|e| unreachable!("{e}"));
+        let (samples, _) = load::<Chess>(&data).unwrap_or_else(|e| unreachable!("{e}"));
         let names = values(&Chess::PARAMS);
         let knight = names
             .iter()
@@ -794,22 +786,10 @@ mod tests {
             let text = String::from_utf8_lossy(&bytes);
             for variant in Variant::ALL {
                 let _ = match variant {
-                    Variant::Chess => {
-                        load::<Chess>(&text, |f| Chess::from_fen(f).map_err(|e| e.to_string()))
-                            .map(|r| r.1)
-                    }
-                    Variant::Horde => load::<HordeChess>(&text, |f| {
-                        HordeChess::from_fen(f).map_err(|e| e.to_string())
-                    })
-                    .map(|r| r.1),
-                    Variant::Atomic => load::<AtomicChess>(&text, |f| {
-                        AtomicChess::from_fen(f).map_err(|e| e.to_string())
-                    })
-                    .map(|r| r.1),
-                    Variant::Xiangqi => {
-                        load::<Xiangqi>(&text, |f| Xiangqi::from_fen(f).map_err(|e| e.to_string()))
-                            .map(|r| r.1)
-                    }
+                    Variant::Chess => load::<Chess>(&text).map(|r| r.1),
+                    Variant::Horde => load::<HordeChess>(&text).map(|r| r.1),
+                    Variant::Atomic => load::<AtomicChess>(&text).map(|r| r.1),
+                    Variant::Xiangqi => load::<Xiangqi>(&text).map(|r| r.1),
                 };
             }
         }

@@ -335,14 +335,19 @@ fn naive_repetitions<R: Rules>(game: &ChessGame<R>) -> u32 {
     game.positions().filter(|p| identity(p) == current).count() as u32
 }
 
-fn shuffle_games<R: Rules>(seed: u64, games: usize) -> u32 {
+/// A seeded xorshift stream: the random games of this file.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut state = seed;
-    let mut rand = move || {
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
-    };
+    }
+}
+
+fn shuffle_games<R: Rules>(seed: u64, games: usize) -> u32 {
+    let mut rand = xorshift(seed);
     let mut max_seen = 0;
     for _ in 0..games {
         let mut game = ChessGame::<R>::new();
@@ -366,7 +371,7 @@ fn shuffle_games<R: Rules>(seed: u64, games: usize) -> u32 {
                 .copied()
                 .filter(|&m| !pos.is_capture(m) && m.promotion().is_none())
                 .collect();
-            let pool = if rand() % 8 != 0 && !quiet.is_empty() {
+            let pool = if !rand().is_multiple_of(8) && !quiet.is_empty() {
                 &quiet
             } else {
                 &moves
@@ -381,11 +386,11 @@ fn shuffle_games<R: Rules>(seed: u64, games: usize) -> u32 {
                     .find(|m| m.from() == prev.to() && m.to() == prev.from())
             });
             let mv = match back {
-                Some(m) if rand() % 2 == 0 => m,
+                Some(m) if rand().is_multiple_of(2) => m,
                 _ => pool[(rand() % pool.len() as u64) as usize],
             };
             game.play(mv).unwrap();
-            if rand() % 10 == 0 {
+            if rand().is_multiple_of(10) {
                 game.undo();
             }
         }
@@ -433,13 +438,7 @@ fn snapshot<R: Rules>(game: &ChessGame<R>) -> Snapshot {
 /// undoing any number of moves leaves the record equal to one that
 /// played only the remaining moves.
 fn undo_matches_replay<R: Rules>(seed: u64, games: usize) -> usize {
-    let mut state = seed;
-    let mut rand = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rand = xorshift(seed);
     let mut longest = 0;
     for _ in 0..games {
         let mut game = ChessGame::<R>::new();
@@ -459,13 +458,13 @@ fn undo_matches_replay<R: Rules>(seed: u64, games: usize) -> usize {
                     .copied()
                     .find(|m| m.from() == prev.to() && m.to() == prev.from())
             });
-            let pool = if rand() % 16 != 0 && !quiet.is_empty() {
+            let pool = if !rand().is_multiple_of(16) && !quiet.is_empty() {
                 &quiet
             } else {
                 &moves
             };
             let mv = match back {
-                Some(m) if rand() % 4 == 0 => m,
+                Some(m) if rand().is_multiple_of(4) => m,
                 _ => pool[(rand() % pool.len() as u64) as usize],
             };
             game.play(mv).unwrap();

@@ -8,6 +8,8 @@ mod horde;
 mod standard;
 mod xiangqi;
 
+pub(crate) use chess8::Eval8;
+
 use chessplayx_rules::Game;
 
 /// Number of slots in the history tables: every `(piece, target)` pair of
