@@ -356,3 +356,33 @@ async fn the_export_names_its_site_players_and_clock() {
     assert_eq!(export_tag(&text, "Site").as_deref(), Some(site.as_str()));
     assert_eq!(export_tag(&text, "Variant").as_deref(), Some("Xiangqi"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_export_writes_how_the_room_ended() {
+    let server = TestServer::start().await;
+    // Ended by the rules: the reason as a comment, Termination Normal.
+    let (id, mut white, mut black) = two_players(&server, "chess", None).await;
+    common::play_line(&mut white, &mut black, 0, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
+    let (status, text) = server.get(&format!("/api/rooms/{id}/export")).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(export_tag(&text, "Result").as_deref(), Some("0-1"));
+    assert_eq!(export_tag(&text, "Termination").as_deref(), Some("Normal"));
+    assert!(
+        text.ends_with("\n\n1. f3 e5 2. g4 Qh4# { checkmate } 0-1\n"),
+        "{text}"
+    );
+    // Ended by a resignation from a FEN with Black to move: the result
+    // without a comment, moves numbered from the FEN.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 23";
+    let (id, mut white, mut black) = two_players(&server, "chess", Some(fen)).await;
+    common::play_line(&mut black, &mut white, 0, &["e8d7", "e2e4"]).await;
+    black.send_bare("resign").await;
+    white.expect("end").await;
+    let (status, text) = server.get(&format!("/api/rooms/{id}/export")).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(export_tag(&text, "Result").as_deref(), Some("1-0"));
+    assert_eq!(export_tag(&text, "Termination").as_deref(), Some("Normal"));
+    assert_eq!(export_tag(&text, "FEN").as_deref(), Some(fen));
+    assert_eq!(export_tag(&text, "SetUp").as_deref(), Some("1"));
+    assert!(text.ends_with("\n\n23... Kd7 24. e4 1-0\n"), "{text}");
+}
