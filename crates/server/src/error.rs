@@ -31,8 +31,7 @@ pub enum ApiError {
     /// The path exists but not with this method (`PUT /api/health`).
     #[error("method not allowed here")]
     MethodNotAllowed,
-    /// The body is larger than the server reads
-    /// ([`MAX_BODY`](crate::http::MAX_BODY)).
+    /// The body is larger than the server reads (64 KiB).
     #[error("the body is larger than {} bytes", crate::http::MAX_BODY)]
     PayloadTooLarge,
     /// A JSON endpoint was sent a body without
