@@ -136,8 +136,7 @@ fn check_playouts<R: Rules>(suite: &str, family: Family, playouts: usize, plies:
                     break;
                 }
                 let m = ours[rng.below(ours.len())];
-                let rm = find(&reference, &m.to_string())
-                    .unwrap_or_else(|| panic!("{m}"));
+                let rm = find(&reference, &m.to_string()).unwrap_or_else(|| panic!("{m}"));
                 reference = reference.make(rm);
                 pos.play(m);
             }
