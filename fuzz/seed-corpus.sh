@@ -5,12 +5,8 @@
 # Usage, from the repository root: sh fuzz/seed-corpus.sh
 set -eu
 cd "$(dirname "$0")"
-dir=$(pwd)
-while [ ! -d "$dir/shared/perft" ]; do
-    [ "$dir" = / ] && { echo "no shared/perft above $(pwd)" >&2; exit 1; }
-    dir=$(dirname "$dir")
-done
-perft="$dir/shared/perft"
+# The perft suites the rules tests read (copies of ../shared/perft).
+perft="../crates/rules/tests/data/perft"
 
 seed() { # seed <target> <content>; <prefix> (printf escapes) comes first
     mkdir -p "corpus/$1"

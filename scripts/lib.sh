@@ -73,3 +73,12 @@ check_python_tools() {
         return 1
     fi
 }
+
+# The cargo tests read copies of the perft suites and the Xiangqi cases kept
+# in the repository (crates/rules/tests/data/), so a fresh clone tests
+# itself; this checks that the copies still match ../shared.
+check_test_data() {
+    local data="crates/rules/tests/data"
+    diff -r "$SHARED/perft" "$data/perft" &&
+        cmp "$SHARED/rules/xiangqi-cases.json" "$data/rules/xiangqi-cases.json"
+}

@@ -1,5 +1,5 @@
 //! Random legal games of the 8×8 games, checked ply by ply against the
-//! slow reference of `chessplayx_fuzz::chess_ref`.
+//! slow reference of `chessplayx_reference::chess`.
 //!
 //! The first byte picks the game and a start position, each further byte
 //! one move (`byte % number of legal moves`). At every position: the
@@ -14,11 +14,8 @@
 
 #![no_main]
 
-use chessplayx_fuzz::{
-    Bytes,
-    chess_ref::{Family, RefMove, RefPos},
-    positions,
-};
+use chessplayx_fuzz::{Bytes, positions};
+use chessplayx_reference::chess::{Family, RefMove, RefPos};
 use chessplayx_rules::{
     Game,
     chess::{Atomic, Horde, Move, Position, Rules, Standard},

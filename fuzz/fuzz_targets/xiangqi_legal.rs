@@ -1,5 +1,5 @@
 //! Random legal Xiangqi games, checked ply by ply against the slow
-//! reference of `chessplayx_fuzz::xiangqi_ref`, and played through the
+//! reference of `chessplayx_reference::xiangqi`, and played through the
 //! game record at the same time.
 //!
 //! Input: a start position, the record's rule knobs and FEN counters
@@ -20,10 +20,8 @@
 
 #![no_main]
 
-use chessplayx_fuzz::{
-    Bytes, positions,
-    xiangqi_ref::{RefMove, RefPos},
-};
+use chessplayx_fuzz::{Bytes, positions};
+use chessplayx_reference::xiangqi::{RefMove, RefPos};
 use chessplayx_rules::{
     Game,
     xiangqi::{

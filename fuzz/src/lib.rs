@@ -1,18 +1,12 @@
 //! Shared material of the fuzz targets: the built-in start positions and
-//! the slow reference move generators the `*_legal` targets compare the
-//! rules crate with.
-//!
-//! The references are written from the rules pages
-//! (`shared/rules/chess-family.md`, `shared/rules/xiangqi.md` §3–4), one
-//! square at a time on a mailbox board, without bitboards, magic tables or
-//! pins: slow, but different enough from `crates/rules` that the two are
-//! unlikely to share a mistake.
+//! the byte reader. The slow reference move generators the `*_legal`
+//! targets compare the rules crate with are the workspace crate
+//! `chessplayx-reference` (`crates/reference`), which the rules crate's
+//! property tests use too.
 
 #![forbid(unsafe_code)]
 
-pub mod chess_ref;
 pub mod positions;
-pub mod xiangqi_ref;
 
 /// Reads fuzzer bytes front to back; once they run out every read is 0,
 /// so any input, even empty, drives a target to the end.
@@ -75,7 +69,9 @@ mod tests {
         xiangqi::Xiangqi,
     };
 
-    use crate::{chess_ref, positions, xiangqi_ref};
+    use chessplayx_reference::{chess as chess_ref, xiangqi as xiangqi_ref};
+
+    use crate::positions;
 
     fn chess_perft(pos: &chess_ref::RefPos, depth: u32) -> u64 {
         if depth == 0 {

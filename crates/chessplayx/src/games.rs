@@ -1,55 +1,17 @@
-//! The binary's bridge from text (variant name, FEN, UCI moves) to the
-//! rules library's positions, and the generic work done on them (perft
-//! with divide, replaying moves, describing a position).
+//! The generic work the binary does on the rules library's positions
+//! (perft with divide, replaying moves, describing a position).
 //!
-//! Everything here is generic over [`Game`] except [`with_game`], the one
-//! function that names the concrete position type of each variant. Running
-//! the generic code on the concrete type (rather than through a dynamic
-//! wrapper) keeps `perft` monomorphised, so `chessplayx uci`'s `go perft` is
-//! as fast as the library's own perft.
+//! Everything here is generic over [`Game`]; the commands reach the
+//! concrete position type of a variant through the rules crate's one
+//! dispatch ([`chessplayx_rules::Variant::visit`] with a
+//! [`chessplayx_rules::GameVisitor`]). Running the generic code on the
+//! concrete type (rather than through a dynamic wrapper) keeps `perft`
+//! monomorphised, so `chessplayx uci`'s `go perft` is as fast as the
+//! library's own perft.
 
-use chessplayx_rules::chess::{AtomicChess, Chess, HordeChess};
-use chessplayx_rules::xiangqi::Xiangqi;
-use chessplayx_rules::{Game, MoveError, Variant};
-
-/// Work that can run on any game. [`with_game`] calls [`GameVisitor::visit`]
-/// with the concrete position of the variant at hand.
-pub(crate) trait GameVisitor {
-    /// What the work produces.
-    type Output;
-
-    /// Runs the work on `game`.
-    fn visit<G: Game>(self, game: G) -> Self::Output;
-}
-
-pub(crate) use chessplayx_rules::OpenError;
-
-/// Sets up the position of `variant` from `fen` (its start position when
-/// `None`) and runs `visitor` on it. The one place that names the concrete
-/// position type of each variant.
-///
-/// # Errors
-///
-/// An invalid FEN for this variant.
-pub(crate) fn with_game<V: GameVisitor>(
-    variant: Variant,
-    fen: Option<&str>,
-    visitor: V,
-) -> Result<V::Output, OpenError> {
-    fn open<G, E>(
-        fen: Option<&str>,
-        start: fn() -> G,
-        parse: fn(&str) -> Result<G, E>,
-    ) -> Result<G, E> {
-        fen.map_or_else(|| Ok(start()), parse)
-    }
-    Ok(match variant {
-        Variant::Chess => visitor.visit(open(fen, Chess::start, Chess::from_fen)?),
-        Variant::Horde => visitor.visit(open(fen, HordeChess::start, HordeChess::from_fen)?),
-        Variant::Atomic => visitor.visit(open(fen, AtomicChess::start, AtomicChess::from_fen)?),
-        Variant::Xiangqi => visitor.visit(open(fen, Xiangqi::start, Xiangqi::from_fen)?),
-    })
-}
+#[cfg(test)]
+use chessplayx_rules::Variant;
+use chessplayx_rules::{Game, MoveError};
 
 /// A move of a move list that could not be played.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]

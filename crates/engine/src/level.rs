@@ -14,7 +14,16 @@ use crate::{
 /// How strongly the engine plays. Level 1 is for beginners (it leaves
 /// material hanging now and then), level 8 is the full engine within the
 /// time given. See docs/strength.md for the table and its calibration.
+///
+/// With the `serde` feature it reads and writes as its number, 1–8, the
+/// one range check being [`Level::new`] (through `TryFrom<u8>`): a number
+/// outside the range fails to deserialize with [`LevelError`]'s message.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "u8", into = "u8")
+)]
 #[repr(u8)]
 pub enum Level {
     /// Beginner.
@@ -237,6 +246,26 @@ impl fmt::Display for Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The HTTP edge reads levels with serde: numbers 1–8 only, checked by
+    /// `Level::new`, written back as the same number.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn levels_read_and_write_as_their_numbers() {
+        for level in Level::ALL {
+            let json = serde_json::to_string(&level).unwrap_or_default();
+            assert_eq!(json, level.number().to_string());
+            assert_eq!(serde_json::from_str::<Level>(&json).ok(), Some(level));
+        }
+        for bad in ["0", "9", "255", "-1", "256", "\"3\"", "3.5", "null"] {
+            assert!(serde_json::from_str::<Level>(bad).is_err(), "{bad}");
+        }
+        let err = serde_json::from_str::<Level>("9").map(|_| ()).unwrap_err();
+        assert!(
+            err.to_string().contains("level 9 is not between 1 and 8"),
+            "{err}"
+        );
+    }
 
     fn line(cp: i32) -> RootLine<u8> {
         RootLine {

@@ -1,16 +1,22 @@
 //! The engine seen from a server or a UCI session that picks the game at
-//! run time: one enum over the four position types, a game (position and
-//! history), a searcher per game type, and [`think`].
+//! run time: a position of any of the four games, a game (position and
+//! history), searchers for every game type, and [`think`].
+//!
+//! The engine has no switch over the games of its own: the rules crate's
+//! [`with_variant!`] names the concrete position type once, where a
+//! position is set up, and from there on the position lives behind a trait
+//! object ([`DynPosition`]) whose one implementation is generic over the
+//! game type. A search therefore runs monomorphised code, as the generic
+//! [`Searcher`] does when called directly.
 
+use core::{any::Any, fmt};
 use std::{
     sync::{Arc, atomic::AtomicBool},
     time::{Duration, Instant},
 };
 
 use chessplayx_rules::{
-    Game, MoveError, Outcome, Variant,
-    chess::{self, AtomicChess, Chess, HordeChess},
-    xiangqi::{self, Xiangqi},
+    AnyGame, Color, MoveError, OpenError, Outcome, Variant, VariantPosition, with_variant,
 };
 
 use crate::{
@@ -18,55 +24,132 @@ use crate::{
     SearchResult, Searcher,
 };
 
-/// A FEN that is no legal position of the chosen game.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PositionFenError {
-    /// An 8×8 game's FEN was rejected.
-    #[error(transparent)]
-    Chess(#[from] chess::FenError),
-    /// A Xiangqi FEN was rejected.
-    #[error(transparent)]
-    Xiangqi(#[from] xiangqi::FenError),
+/// A FEN that is no legal position of the chosen game (the rules'
+/// [`OpenError`]: a malformed or illegal 8×8 or Xiangqi FEN).
+pub type PositionFenError = OpenError;
+
+/// What the engine needs of a position type: the rules' view of it
+/// ([`VariantPosition`]) and the evaluation. The four position types of
+/// the rules crate are exactly the types [`with_variant!`] names.
+trait EngineGameType: VariantPosition + Evaluate {}
+
+impl<G: VariantPosition + Evaluate> EngineGameType for G {}
+
+/// The position-dependent work of the engine, behind a trait object so
+/// that [`EnginePosition`] is one type whatever the game. Its one
+/// implementation, [`Typed`], is generic over the position type.
+trait DynPosition: fmt::Debug + Send + Sync {
+    fn variant(&self) -> Variant;
+    fn fen(&self) -> String;
+    fn turn(&self) -> Color;
+    fn is_check(&self) -> bool;
+    fn outcome(&self) -> Option<Outcome>;
+    fn legal_moves_uci(&self) -> Vec<String>;
+    /// Plays `uci`; when `history` is given, records the position left
+    /// there first. Nothing changes on an error.
+    fn play_uci(
+        &mut self,
+        uci: &str,
+        history: Option<&mut PositionHistory>,
+    ) -> Result<(), MoveError>;
+    fn search(
+        &self,
+        searchers: &mut EngineSearcher,
+        history: &PositionHistory,
+        limits: &SearchLimits,
+        options: SearchOptions,
+        on_info: &mut dyn FnMut(&EngineInfo<'_>),
+    ) -> SearchResult<String>;
+    fn clone_box(&self) -> Box<dyn DynPosition>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A position of the game type `G`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Typed<G>(G);
+
+impl<G: EngineGameType> DynPosition for Typed<G> {
+    fn variant(&self) -> Variant {
+        G::VARIANT
+    }
+
+    fn fen(&self) -> String {
+        self.0.fen()
+    }
+
+    fn turn(&self) -> Color {
+        self.0.turn()
+    }
+
+    fn is_check(&self) -> bool {
+        self.0.is_check()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn legal_moves_uci(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.0.legal_moves_into(&mut moves);
+        moves.into_iter().map(|m| self.0.move_to_uci(m)).collect()
+    }
+
+    fn play_uci(
+        &mut self,
+        uci: &str,
+        history: Option<&mut PositionHistory>,
+    ) -> Result<(), MoveError> {
+        let mv = self.0.parse_uci(uci)?;
+        if let Some(history) = history {
+            history.push(&self.0);
+        }
+        self.0.play(mv);
+        Ok(())
+    }
+
+    fn search(
+        &self,
+        searchers: &mut EngineSearcher,
+        history: &PositionHistory,
+        limits: &SearchLimits,
+        options: SearchOptions,
+        on_info: &mut dyn FnMut(&EngineInfo<'_>),
+    ) -> SearchResult<String> {
+        run(
+            searchers.searcher::<G>(),
+            &self.0,
+            history,
+            limits,
+            options,
+            on_info,
+        )
+    }
+
+    fn clone_box(&self) -> Box<dyn DynPosition> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// A legal position of any of the four games, chosen at run time.
 ///
 /// The server holds games of every variant side by side; this is the one
 /// type it hands to the engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EnginePosition {
-    /// Standard chess.
-    Chess(Chess),
-    /// Horde.
-    Horde(HordeChess),
-    /// Atomic.
-    Atomic(AtomicChess),
-    /// Xiangqi.
-    Xiangqi(Xiangqi),
-}
-
-/// Runs `$body` with `$p` bound to the concrete position.
-macro_rules! dispatch {
-    ($self:expr, $p:ident => $body:expr) => {
-        match $self {
-            EnginePosition::Chess($p) => $body,
-            EnginePosition::Horde($p) => $body,
-            EnginePosition::Atomic($p) => $body,
-            EnginePosition::Xiangqi($p) => $body,
-        }
-    };
-}
+pub struct EnginePosition(Box<dyn DynPosition>);
 
 impl EnginePosition {
+    fn of<G: EngineGameType>(position: G) -> Self {
+        Self(Box::new(Typed(position)))
+    }
+
     /// The start position of `variant`.
     #[must_use]
     pub fn start(variant: Variant) -> Self {
-        match variant {
-            Variant::Chess => Self::Chess(Chess::start()),
-            Variant::Horde => Self::Horde(HordeChess::start()),
-            Variant::Atomic => Self::Atomic(AtomicChess::start()),
-            Variant::Xiangqi => Self::Xiangqi(Xiangqi::start()),
-        }
+        with_variant!(variant, G => Self::of(<G as VariantPosition>::start()))
     }
 
     /// Parses a FEN (Fairy-Stockfish's format) of `variant`.
@@ -75,52 +158,43 @@ impl EnginePosition {
     ///
     /// [`PositionFenError`] when the FEN is malformed or illegal there.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Self, PositionFenError> {
-        Ok(match variant {
-            Variant::Chess => Self::Chess(Chess::from_fen(fen)?),
-            Variant::Horde => Self::Horde(HordeChess::from_fen(fen)?),
-            Variant::Atomic => Self::Atomic(AtomicChess::from_fen(fen)?),
-            Variant::Xiangqi => Self::Xiangqi(Xiangqi::from_fen(fen)?),
-        })
+        with_variant!(variant, G => Ok(Self::of(G::open(Some(fen))?)))
     }
 
     /// Which game.
     #[must_use]
     pub fn variant(&self) -> Variant {
-        dispatch!(self, p => p.variant())
+        self.0.variant()
     }
 
     /// The FEN.
     #[must_use]
     pub fn fen(&self) -> String {
-        dispatch!(self, p => Game::fen(p))
+        self.0.fen()
     }
 
     /// The side to move.
     #[must_use]
-    pub fn turn(&self) -> chessplayx_rules::Color {
-        dispatch!(self, p => Game::turn(p))
+    pub fn turn(&self) -> Color {
+        self.0.turn()
     }
 
     /// `true` when the side to move is in check.
     #[must_use]
     pub fn is_check(&self) -> bool {
-        dispatch!(self, p => Game::is_check(p))
+        self.0.is_check()
     }
 
     /// The end decided by the position alone, if any.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        dispatch!(self, p => Game::outcome(p))
+        self.0.outcome()
     }
 
     /// Every legal move in UCI notation.
     #[must_use]
     pub fn legal_moves_uci(&self) -> Vec<String> {
-        dispatch!(self, p => {
-            let mut moves = Vec::new();
-            p.legal_moves_into(&mut moves);
-            moves.into_iter().map(|m| p.move_to_uci(m)).collect()
-        })
+        self.0.legal_moves_uci()
     }
 
     /// Plays a move given in UCI notation.
@@ -130,17 +204,33 @@ impl EnginePosition {
     /// [`MoveError`] when it is malformed or illegal; the position is then
     /// unchanged.
     pub fn play_uci(&mut self, uci: &str) -> Result<(), MoveError> {
-        dispatch!(self, p => {
-            let mv = p.parse_uci(uci)?;
-            Game::play(p, mv);
-            Ok(())
-        })
-    }
-
-    fn push_to(&self, history: &mut PositionHistory) {
-        dispatch!(self, p => history.push(p));
+        self.0.play_uci(uci, None)
     }
 }
+
+impl Clone for EnginePosition {
+    fn clone(&self) -> Self {
+        Self(self.0.clone_box())
+    }
+}
+
+impl fmt::Debug for EnginePosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl PartialEq for EnginePosition {
+    /// Equal when both are of the same game and the positions are equal.
+    fn eq(&self, other: &Self) -> bool {
+        with_variant!(self.variant(), G => {
+            let mine = self.0.as_any().downcast_ref::<Typed<G>>();
+            mine.is_some() && mine == other.0.as_any().downcast_ref::<Typed<G>>()
+        })
+    }
+}
+
+impl Eq for EnginePosition {}
 
 /// A position with the positions that led to it, which the search needs
 /// to see repetitions.
@@ -157,6 +247,32 @@ impl EngineGame {
         Self {
             position,
             history: PositionHistory::new(),
+        }
+    }
+
+    /// The engine's copy of a rules game record: its current position with
+    /// every earlier one as history. The record's moves are played on its
+    /// start position as they are (already checked, not parsed from text
+    /// again): what the server does for each AI move.
+    #[must_use]
+    pub fn from_game(game: &AnyGame) -> Self {
+        with_variant!(game.variant(), G => Self::from_line::<G>(game))
+    }
+
+    fn from_line<G: EngineGameType>(game: &AnyGame) -> Self {
+        // `with_variant!` chose `G` from the game's own variant.
+        let Some((start, moves)) = G::line(game) else {
+            unreachable!("a {} game has a line of its own type", game.variant())
+        };
+        let mut position = start.clone();
+        let mut history = PositionHistory::new();
+        for &mv in moves {
+            history.push(&position);
+            position.play(mv);
+        }
+        Self {
+            position: EnginePosition::of(position),
+            history,
         }
     }
 
@@ -178,10 +294,24 @@ impl EngineGame {
     ///
     /// [`MoveError`] when it is malformed or illegal; nothing changes then.
     pub fn play_uci(&mut self, uci: &str) -> Result<(), MoveError> {
-        let before = self.position.clone();
-        self.position.play_uci(uci)?;
-        before.push_to(&mut self.history);
-        Ok(())
+        self.position.0.play_uci(uci, Some(&mut self.history))
+    }
+}
+
+/// A [`Searcher`] of any game type, so [`EngineSearcher`] can keep one per
+/// type without naming the types.
+trait AnySearcher: fmt::Debug + Send {
+    fn clear(&mut self);
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<G: Evaluate> AnySearcher for Searcher<G> {
+    fn clear(&mut self) {
+        Self::clear(self);
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
     }
 }
 
@@ -190,10 +320,8 @@ impl EngineGame {
 #[derive(Debug)]
 pub struct EngineSearcher {
     hash_mb: usize,
-    chess: Option<Searcher<Chess>>,
-    horde: Option<Searcher<HordeChess>>,
-    atomic: Option<Searcher<AtomicChess>>,
-    xiangqi: Option<Searcher<Xiangqi>>,
+    /// At most one searcher per game type, in the order first used.
+    searchers: Vec<Box<dyn AnySearcher>>,
 }
 
 /// A progress report with moves in UCI notation.
@@ -205,10 +333,7 @@ impl EngineSearcher {
     pub const fn new(hash_mb: usize) -> Self {
         Self {
             hash_mb,
-            chess: None,
-            horde: None,
-            atomic: None,
-            xiangqi: None,
+            searchers: Vec::new(),
         }
     }
 
@@ -219,17 +344,29 @@ impl EngineSearcher {
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
-        if let Some(s) = &mut self.chess {
+        for s in &mut self.searchers {
             s.clear();
         }
-        if let Some(s) = &mut self.horde {
-            s.clear();
-        }
-        if let Some(s) = &mut self.atomic {
-            s.clear();
-        }
-        if let Some(s) = &mut self.xiangqi {
-            s.clear();
+    }
+
+    /// The searcher of game type `G`, created on first use.
+    fn searcher<G: Evaluate>(&mut self) -> &mut Searcher<G> {
+        let index = match self
+            .searchers
+            .iter_mut()
+            .position(|s| s.as_any_mut().is::<Searcher<G>>())
+        {
+            Some(i) => i,
+            None => {
+                self.searchers
+                    .push(Box::new(Searcher::<G>::new(self.hash_mb)));
+                self.searchers.len() - 1
+            }
+        };
+        match self.searchers[index].as_any_mut().downcast_mut() {
+            Some(searcher) => searcher,
+            // Found by this very type above, or just pushed.
+            None => unreachable!("searcher {index} is a Searcher<G>"),
         }
     }
 
@@ -242,42 +379,9 @@ impl EngineSearcher {
         options: SearchOptions,
         on_info: &mut dyn FnMut(&EngineInfo<'_>),
     ) -> SearchResult<String> {
-        let hash = self.hash_mb;
-        let h = &game.history;
-        match &game.position {
-            EnginePosition::Chess(p) => run(
-                self.chess.get_or_insert_with(|| Searcher::new(hash)),
-                p,
-                h,
-                limits,
-                options,
-                on_info,
-            ),
-            EnginePosition::Horde(p) => run(
-                self.horde.get_or_insert_with(|| Searcher::new(hash)),
-                p,
-                h,
-                limits,
-                options,
-                on_info,
-            ),
-            EnginePosition::Atomic(p) => run(
-                self.atomic.get_or_insert_with(|| Searcher::new(hash)),
-                p,
-                h,
-                limits,
-                options,
-                on_info,
-            ),
-            EnginePosition::Xiangqi(p) => run(
-                self.xiangqi.get_or_insert_with(|| Searcher::new(hash)),
-                p,
-                h,
-                limits,
-                options,
-                on_info,
-            ),
-        }
+        game.position
+            .0
+            .search(self, &game.history, limits, options, on_info)
     }
 }
 
@@ -361,4 +465,80 @@ pub fn think(
         },
         &mut |_| {},
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_compare_by_game_and_placement() {
+        let chess = EnginePosition::start(Variant::Chess);
+        let atomic = EnginePosition::start(Variant::Atomic);
+        // Same placement and FEN, different games.
+        assert_eq!(chess.fen(), atomic.fen());
+        assert_ne!(chess, atomic);
+        assert_eq!(chess, chess.clone());
+        let mut moved = chess.clone();
+        moved.play_uci("e2e4").unwrap_or_else(|e| panic!("{e}"));
+        assert_ne!(chess, moved);
+        for v in Variant::ALL {
+            let p = EnginePosition::start(v);
+            assert_eq!((p.variant(), p.fen()), (v, v.start_fen().to_owned()));
+        }
+    }
+
+    /// The engine's copy of a rules game is the game replayed move by move
+    /// from text: same position, same history (and so the same search).
+    #[test]
+    fn a_rules_game_becomes_the_same_engine_game_as_replayed_text() {
+        let lines: [(Variant, &[&str]); 4] = [
+            (Variant::Chess, &["g1f3", "g8f6", "f3g1", "f6g8", "e2e4"]),
+            (Variant::Horde, &["e4e5", "d7d6", "e5d6"]),
+            (Variant::Atomic, &["g1f3", "d7d5", "f3e5", "c8g4"]),
+            (Variant::Xiangqi, &["h3e3", "h8e8", "e3e7"]),
+        ];
+        for (variant, moves) in lines {
+            let record = AnyGame::replay(variant, None, moves).unwrap_or_else(|e| panic!("{e}"));
+            let mut replayed = EngineGame::new(EnginePosition::start(variant));
+            for uci in moves {
+                replayed.play_uci(uci).unwrap_or_else(|e| panic!("{e}"));
+            }
+            let direct = EngineGame::from_game(&record);
+            assert_eq!(direct, replayed, "{variant}");
+            assert_eq!(direct.history().len(), moves.len());
+            assert_eq!(direct.position().fen(), record.fen());
+        }
+    }
+
+    #[test]
+    fn a_bad_move_changes_nothing() {
+        let mut game = EngineGame::new(EnginePosition::start(Variant::Xiangqi));
+        let before = game.clone();
+        assert!(matches!(
+            game.play_uci("e2e4"),
+            Err(MoveError::Illegal { .. })
+        ));
+        assert!(matches!(game.play_uci("zz"), Err(MoveError::Syntax { .. })));
+        assert_eq!(game, before);
+    }
+
+    #[test]
+    fn one_searcher_per_game_type_is_kept() {
+        let mut searchers = EngineSearcher::new(1);
+        for v in [Variant::Chess, Variant::Xiangqi, Variant::Chess] {
+            let game = EngineGame::new(EnginePosition::start(v));
+            let r = searchers.search(
+                &game,
+                &SearchLimits::depth(2),
+                SearchOptions::default(),
+                &mut |_| {},
+            );
+            let best = r.best_move.unwrap_or_default();
+            assert!(game.position().legal_moves_uci().contains(&best), "{v}");
+        }
+        assert_eq!(searchers.searchers.len(), 2);
+        searchers.clear();
+        assert_eq!(searchers.searchers.len(), 2);
+    }
 }

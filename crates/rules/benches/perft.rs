@@ -19,19 +19,10 @@ const RUNS: usize = 3;
 /// nodes.
 const SUITE_NODE_CAP: u64 = 25_000_000;
 
-fn shared_perft_dir() -> PathBuf {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared").join("perft");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        assert!(
-            dir.pop(),
-            "no shared/perft above {}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-    }
+/// The perft suites the tests read (`tests/data/perft`, copies of
+/// `../shared/perft`), so the benchmark runs on a fresh clone.
+fn perft_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/perft")
 }
 
 fn best_of<F: FnMut() -> u64>(mut f: F) -> (u64, Duration) {
@@ -123,7 +114,7 @@ fn suite<R: Rules, P: FromSetup + shakmaty::Position + Clone>(
     quick: bool,
 ) {
     let mut totals = Totals::ZERO;
-    let path = shared_perft_dir().join(format!("{name}.public.epd"));
+    let path = perft_dir().join(format!("{name}.public.epd"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let start_fen = R::VARIANT.start_fen();
     let start_depth = if std::env::args().any(|a| a == "shallow") {

@@ -8,16 +8,10 @@ use std::{hint::black_box, path::PathBuf, time::Instant};
 
 use chessplayx_rules::xiangqi::Xiangqi;
 
-fn shared_dir() -> Option<PathBuf> {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        if dir.join("shared/perft").is_dir() {
-            return Some(dir.join("shared"));
-        }
-        if !dir.pop() {
-            return None;
-        }
-    }
+/// The perft suite the tests read (`tests/data/perft`, a copy of
+/// `../shared/perft`), so the benchmark runs on a fresh clone.
+fn suite_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/perft/xiangqi.public.epd")
 }
 
 fn measure(name: &str, pos: &Xiangqi, depth: u32, expected: Option<u64>) -> (u64, f64) {
@@ -42,11 +36,9 @@ fn main() {
     if quick {
         return;
     }
-    let Some(shared) = shared_dir() else {
-        println!("shared/perft not found; suite skipped");
-        return;
-    };
-    let text = std::fs::read_to_string(shared.join("perft/xiangqi.public.epd")).unwrap_or_default();
+    let path = suite_path();
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let (mut total_nodes, mut total_time) = (0u64, 0f64);
     for (i, line) in text
         .lines()

@@ -8,6 +8,7 @@
 
 mod any;
 mod color;
+mod dispatch;
 mod game;
 mod outcome;
 mod variant;
@@ -20,6 +21,7 @@ pub use any::{
     OpenError, PlayedMove, ReplayError, SideStreaks, StreakJson, XiangqiStatus,
 };
 pub use color::{ByColor, Color};
+pub use dispatch::{GameVisitor, VariantPosition};
 pub use game::{Game, MoveError};
 pub use outcome::{Claim, EndReason, Outcome};
 pub use variant::{ParseVariantError, Variant};

@@ -12,12 +12,13 @@ use chessplayx_rules::{
     },
 };
 
-fn shared_dir() -> PathBuf {
-    common::shared_dir().join("perft")
+/// The perft suites kept beside the tests.
+fn perft_dir() -> PathBuf {
+    common::data_dir().join("perft")
 }
 
 fn suite_fens(name: &str) -> Vec<String> {
-    let path = shared_dir().join(format!("{name}.public.epd"));
+    let path = perft_dir().join(format!("{name}.public.epd"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())

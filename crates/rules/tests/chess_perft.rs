@@ -1,4 +1,4 @@
-//! Perft against the shared reference suites (`shared/perft/*.public.epd`),
+//! Perft against the public reference suites (`tests/data/perft/*.public.epd`),
 //! counts produced by engines this project did not write.
 //!
 //! The default run stops each line at a node limit to stay fast; the full
@@ -10,10 +10,9 @@ use std::path::PathBuf;
 
 use chessplayx_rules::chess::{Atomic, Horde, Position, Rules, Standard};
 
-/// The shared folder, found by walking up from the crate (it sits beside
-/// the main checkout, and two levels higher for a worktree).
-fn shared_dir() -> PathBuf {
-    common::shared_dir().join("perft")
+/// The perft suites kept beside the tests.
+fn perft_dir() -> PathBuf {
+    common::data_dir().join("perft")
 }
 
 struct Line {
@@ -22,7 +21,7 @@ struct Line {
 }
 
 fn suite(name: &str) -> Vec<Line> {
-    let path = shared_dir().join(format!("{name}.public.epd"));
+    let path = perft_dir().join(format!("{name}.public.epd"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines: Vec<Line> = text
         .lines()

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::{collections::BTreeMap, path::PathBuf};
+use std::collections::BTreeMap;
 
 use chessplayx_rules::{
     Color, Outcome,
@@ -12,14 +12,8 @@ use chessplayx_rules::{
 };
 use serde_json::Value;
 
-/// The shared folder, found by walking up from this crate (it sits beside
-/// the checkout, which differs between the main checkout and worktrees).
-fn shared_dir() -> PathBuf {
-    common::shared_dir()
-}
-
 fn cases() -> Vec<Value> {
-    let path = shared_dir().join("rules/xiangqi-cases.json");
+    let path = common::data_dir().join("rules/xiangqi-cases.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad json: {e}"));

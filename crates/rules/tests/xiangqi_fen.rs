@@ -197,7 +197,7 @@ fn every_position_error_is_reachable() {
 
 #[test]
 fn rules_page_invalid_fens_are_rejected() {
-    let path = shared_dir().join("rules/xiangqi-cases.json");
+    let path = common::data_dir().join("rules/xiangqi-cases.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut n = 0;
     for chunk in text.split("\"name\":").skip(1) {
@@ -211,10 +211,6 @@ fn rules_page_invalid_fens_are_rejected() {
         n += 1;
     }
     assert_eq!(n, 6);
-}
-
-fn shared_dir() -> std::path::PathBuf {
-    common::shared_dir()
 }
 
 #[test]

@@ -1,14 +1,16 @@
 //! Move generation against a slow, obviously correct reference written
-//! here from the rules text (§3-4), over seeded random playouts; plus the
-//! move-generation cases of the rules page, Zobrist and outcome checks.
+//! from the rules text (§3-4) (`chessplayx-reference`, the oracle the fuzz
+//! targets use too), over seeded random playouts; plus the move-generation
+//! cases of the rules page, Zobrist and outcome checks.
 
 mod common;
 
 use std::collections::BTreeSet;
 
+use chessplayx_reference::xiangqi::{RefMove, RefPos};
 use chessplayx_rules::{
     Color, EndReason, Game, Outcome,
-    xiangqi::{Board, Move, Piece, Role, Square, Wxf, Xiangqi},
+    xiangqi::{Move, Square, Wxf, Xiangqi},
 };
 
 /// xorshift64*: small, seeded, reproducible.
@@ -26,158 +28,14 @@ impl Rng {
     }
 }
 
-fn own_half(color: Color, sq: Square) -> bool {
-    let r = sq.rank().number();
-    if color == Color::White {
-        r <= 5
-    } else {
-        r >= 6
-    }
+/// A point of the reference (`rank * 9 + file`) as a square.
+fn square(index: u8) -> Square {
+    Square::new(index).unwrap_or_else(|| panic!("the reference's point {index}"))
 }
 
-fn in_palace(color: Color, sq: Square) -> bool {
-    let f = sq.file().char();
-    let r = sq.rank().number();
-    ('d'..='f').contains(&f)
-        && if color == Color::White {
-            r <= 3
-        } else {
-            r >= 8
-        }
-}
-
-/// Pseudo-legal moves of `color`, written step by step from the table of §3.
-fn naive_pseudo(board: &Board, color: Color) -> Vec<(Square, Square)> {
-    let mut out = Vec::new();
-    let free = |t: Square| board.piece_at(t).is_none_or(|p| p.color != color);
-    for from in Square::all() {
-        let Some(p) = board.piece_at(from) else {
-            continue;
-        };
-        if p.color != color {
-            continue;
-        }
-        let mut add = |t: Option<Square>| {
-            if let Some(t) = t.filter(|&t| free(t)) {
-                out.push((from, t));
-            }
-        };
-        let orth = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-        let diag = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-        match p.role {
-            Role::General => {
-                for (df, dr) in orth {
-                    add(from.offset(df, dr).filter(|&t| in_palace(color, t)));
-                }
-            }
-            Role::Advisor => {
-                for (df, dr) in diag {
-                    add(from.offset(df, dr).filter(|&t| in_palace(color, t)));
-                }
-            }
-            Role::Elephant => {
-                for (df, dr) in diag {
-                    let eye = from.offset(df, dr);
-                    if eye.is_some_and(|e| board.piece_at(e).is_none()) {
-                        add(from.offset(2 * df, 2 * dr).filter(|&t| own_half(color, t)));
-                    }
-                }
-            }
-            Role::Horse => {
-                for (df, dr) in orth {
-                    if from
-                        .offset(df, dr)
-                        .is_some_and(|leg| board.piece_at(leg).is_none())
-                    {
-                        // Two steps along the leg's direction, one sideways.
-                        add(from.offset(2 * df + dr, 2 * dr + df));
-                        add(from.offset(2 * df - dr, 2 * dr - df));
-                    }
-                }
-            }
-            Role::Chariot | Role::Cannon => {
-                for (df, dr) in orth {
-                    let mut screens = 0;
-                    let mut cur = from;
-                    while let Some(t) = cur.offset(df, dr) {
-                        cur = t;
-                        match board.piece_at(t) {
-                            None if screens == 0 => add(Some(t)),
-                            None => {}
-                            Some(q) => {
-                                let capture = q.color != color;
-                                if p.role == Role::Chariot {
-                                    if capture {
-                                        add(Some(t));
-                                    }
-                                    break;
-                                }
-                                if screens == 1 {
-                                    if capture {
-                                        add(Some(t));
-                                    }
-                                    break;
-                                }
-                                screens += 1;
-                            }
-                        }
-                    }
-                }
-            }
-            Role::Soldier => {
-                let fwd = if color == Color::White { 1 } else { -1 };
-                add(from.offset(0, fwd));
-                if !own_half(color, from) {
-                    add(from.offset(1, 0));
-                    add(from.offset(-1, 0));
-                }
-            }
-        }
-    }
-    out
-}
-
-fn naive_generals_face(board: &Board) -> bool {
-    let gens: Vec<Square> = Square::all()
-        .filter(|&s| board.piece_at(s).is_some_and(|p| p.role == Role::General))
-        .collect();
-    let [a, b] = gens[..] else { return false };
-    if a.file() != b.file() {
-        return false;
-    }
-    let (lo, hi) = (
-        a.rank().number().min(b.rank().number()),
-        a.rank().number().max(b.rank().number()),
-    );
-    Square::all().all(|s| {
-        s.file() != a.file()
-            || s.rank().number() <= lo
-            || s.rank().number() >= hi
-            || board.piece_at(s).is_none()
-    })
-}
-
-fn naive_general(board: &Board, color: Color) -> Option<Square> {
-    Square::all().find(|&s| board.piece_at(s) == Some(Piece::new(color, Role::General)))
-}
-
-/// §4.2: some enemy piece could capture the general, or the generals face.
-fn naive_in_check(board: &Board, color: Color) -> bool {
-    let Some(k) = naive_general(board, color) else {
-        return true;
-    };
-    naive_generals_face(board) || naive_pseudo(board, !color).iter().any(|&(_, t)| t == k)
-}
-
-fn naive_legal(pos: &Xiangqi) -> BTreeSet<(Square, Square)> {
-    naive_pseudo(pos.board(), pos.turn())
-        .into_iter()
-        .filter(|&(f, t)| {
-            let mut b = pos.board().clone();
-            b.move_piece(f, t);
-            !naive_in_check(&b, pos.turn())
-        })
-        .collect()
+/// A reference move as its two squares.
+fn squares(m: RefMove) -> (Square, Square) {
+    (square(m.from), square(m.to))
 }
 
 fn check_position(pos: &Xiangqi) {
@@ -189,22 +47,19 @@ fn check_position(pos: &Xiangqi) {
         "duplicate moves in {}",
         pos.fen()
     );
-    let reference = naive_legal(pos);
+    let naive = RefPos::from_position(pos);
+    let reference: BTreeSet<(Square, Square)> =
+        naive.legal_moves().into_iter().map(squares).collect();
     assert_eq!(ours_set, reference, "legal moves differ in {}", pos.fen());
     assert_eq!(pos.count_legal_moves(), ours.len() as u64);
     assert_eq!(
         pos.is_check(),
-        naive_in_check(pos.board(), pos.turn()),
+        naive.in_check(pos.turn()),
         "check in {}",
         pos.fen()
     );
     // Checkers: exactly the enemy pieces that could take the general.
-    let k = pos.general(pos.turn());
-    let naive_checkers: BTreeSet<Square> = naive_pseudo(pos.board(), !pos.turn())
-        .into_iter()
-        .filter(|&(_, t)| t == k)
-        .map(|(f, _)| f)
-        .collect();
+    let naive_checkers: BTreeSet<Square> = naive.checkers().into_iter().map(square).collect();
     assert_eq!(
         pos.checkers().collect::<BTreeSet<_>>(),
         naive_checkers,
@@ -235,7 +90,7 @@ fn check_position(pos: &Xiangqi) {
         let expect: BTreeSet<Move> = ours.iter().copied().filter(|m| m.from() == sq).collect();
         assert_eq!(from, expect, "legal_moves_from {sq} in {}", pos.fen());
     }
-    for (f, t) in naive_pseudo(pos.board(), pos.turn()) {
+    for (f, t) in naive.pseudo_moves().into_iter().map(squares) {
         let m = Move::new(f, t);
         assert_eq!(
             pos.is_legal(m),
@@ -346,7 +201,7 @@ fn stalemate_is_a_loss() {
 /// The `movegen` and `flying_general` cases of the rules page.
 #[test]
 fn rules_page_movegen_cases() {
-    let path = shared_dir().join("rules/xiangqi-cases.json");
+    let path = common::data_dir().join("rules/xiangqi-cases.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut cases = 0;
     for chunk in text.split("\"name\":").skip(1) {
@@ -373,10 +228,6 @@ fn rules_page_movegen_cases() {
         cases += 1;
     }
     assert_eq!(cases, 9);
-}
-
-fn shared_dir() -> std::path::PathBuf {
-    common::shared_dir()
 }
 
 fn string_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {

@@ -1,17 +1,9 @@
-//! Perft against the shared public suite and the perft cases of the rules
+//! Perft against the public suite (`tests/data/perft`) and the perft cases of the rules
 //! page's JSON.
 
 mod common;
 
-use std::path::PathBuf;
-
 use chessplayx_rules::xiangqi::Xiangqi;
-
-/// The shared folder, found by walking up from this crate (it sits beside
-/// the checkout, which differs between the main checkout and worktrees).
-fn shared_dir() -> PathBuf {
-    common::shared_dir()
-}
 
 struct Line {
     fen: String,
@@ -19,7 +11,7 @@ struct Line {
 }
 
 fn suite() -> Vec<Line> {
-    let path = shared_dir().join("perft/xiangqi.public.epd");
+    let path = common::data_dir().join("perft/xiangqi.public.epd");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
@@ -81,7 +73,7 @@ fn public_suite_full() {
 
 #[test]
 fn rules_page_perft_cases() {
-    let path = shared_dir().join("rules/xiangqi-cases.json");
+    let path = common::data_dir().join("rules/xiangqi-cases.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     // A tiny purpose-built scan keeps the crate free of a JSON dependency:

@@ -18,25 +18,20 @@ use std::{
 
 use std::cell::RefCell;
 
-use chessplayx_engine::{
-    EngineGame, EnginePosition, EngineSearcher, Level, SearchLimits, SearchOptions,
-};
-use chessplayx_rules::Variant;
+use chessplayx_engine::{EngineGame, EngineSearcher, Level, SearchLimits, SearchOptions};
+use chessplayx_rules::{AnyGame, Variant};
 use rand::Rng as _;
 use tokio::sync::{Semaphore, oneshot};
 
-/// A position to search: the game's start and its moves (so the engine
-/// sees the history for repetitions), and the level.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A position to search: a copy of the room's game record (so the engine
+/// sees the history for repetitions, without replaying the moves from
+/// text), and the level.
+#[derive(Clone, Debug)]
 pub struct AiRequest {
-    /// The game.
-    pub variant: Variant,
-    /// The start FEN, `None` for the variant's start.
-    pub start_fen: Option<String>,
-    /// The moves played, UCI.
-    pub moves: Vec<String>,
-    /// 1 (weakest) to 8.
-    pub level: u8,
+    /// The game, as the room holds it.
+    pub game: AnyGame,
+    /// How strongly to play.
+    pub level: Level,
 }
 
 /// What picks a move: blocking, CPU-bound, called on a blocking thread.
@@ -301,23 +296,19 @@ impl AiPool {
     }
 }
 
-/// The engine as a [`Picker`]: replays the game so the search sees its
-/// history (repetitions), then thinks at the level until the deadline
-/// (the level's own move time when `None`) or the stop flag. Each call
-/// has a fresh random seed, so games against the AI differ.
+/// The engine as a [`Picker`]: takes the room's game record as the
+/// engine's game (its moves played once more on the concrete position
+/// type, not parsed from text), so the search sees the history
+/// (repetitions), then thinks at the level until the deadline (the
+/// level's own move time when `None`) or the stop flag. Each call has a
+/// fresh random seed, so games against the AI differ.
 #[must_use]
 pub fn engine_picker() -> Picker {
     Arc::new(
         |req: &AiRequest, deadline: Option<Instant>, stop: &Arc<AtomicBool>| {
-            let position = match req.start_fen.as_deref() {
-                Some(fen) => EnginePosition::from_fen(req.variant, fen).ok()?,
-                None => EnginePosition::start(req.variant),
-            };
-            let mut game = EngineGame::new(position);
-            for uci in &req.moves {
-                game.play_uci(uci).ok()?;
-            }
-            let level = Level::try_from(req.level).ok()?;
+            let game = EngineGame::from_game(&req.game);
+            let variant = req.game.variant();
+            let level = req.level;
             let seed = rand::rng().random();
             let hash_mb = level.params().hash_mb;
             let deadline = deadline.unwrap_or_else(|| {
@@ -332,8 +323,7 @@ pub fn engine_picker() -> Picker {
             };
             TABLES.with(|cell| {
                 let mut tables = cell.borrow_mut();
-                let reuse =
-                    matches!(&*tables, Some((v, h, _)) if *v == req.variant && *h == hash_mb);
+                let reuse = matches!(&*tables, Some((v, h, _)) if *v == variant && *h == hash_mb);
                 if reuse {
                     if let Some((_, _, searcher)) = tables.as_mut() {
                         searcher.clear();
@@ -341,7 +331,7 @@ pub fn engine_picker() -> Picker {
                 } else {
                     // Free the old tables before taking the new ones.
                     *tables = None;
-                    *tables = Some((req.variant, hash_mb, EngineSearcher::new(hash_mb)));
+                    *tables = Some((variant, hash_mb, EngineSearcher::new(hash_mb)));
                 }
                 let (_, _, searcher) = tables.as_mut()?;
                 searcher
@@ -350,4 +340,54 @@ pub fn engine_picker() -> Picker {
             })
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(game: &AnyGame, level: Level) -> Option<String> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let deadline = Instant::now() + Duration::from_millis(100);
+        engine_picker()(
+            &AiRequest {
+                game: game.clone(),
+                level,
+            },
+            Some(deadline),
+            &stop,
+        )
+    }
+
+    /// The picker searches the room's own record: its move is legal in the
+    /// record's current position, in every game and from a set-up FEN.
+    #[test]
+    fn the_engine_answers_with_a_legal_move_of_the_rooms_game() {
+        let games = [
+            AnyGame::replay(Variant::Chess, None, &["e2e4", "e7e5"]),
+            AnyGame::replay(Variant::Horde, None, &["e4e5"]),
+            AnyGame::replay(Variant::Atomic, None, &["g1f3", "d7d5", "f3e5"]),
+            AnyGame::replay(
+                Variant::Xiangqi,
+                Some("4k4/9/9/9/9/9/9/9/4A4/3K1R3 w - - 0 1"),
+                &["f1f2", "e10e9"],
+            ),
+        ];
+        for game in games {
+            let game = game.unwrap_or_else(|e| panic!("{e}"));
+            let mv = ask(&game, Level::Two).unwrap_or_else(|| panic!("{}", game.fen()));
+            assert!(
+                game.legal_moves().iter().any(|m| m.uci == mv),
+                "{mv} in {}",
+                game.fen()
+            );
+        }
+    }
+
+    #[test]
+    fn a_finished_game_gets_no_move() {
+        let mated = AnyGame::replay(Variant::Chess, None, &["f2f3", "e7e5", "g2g4", "d8h4"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ask(&mated, Level::Eight), None);
+    }
 }

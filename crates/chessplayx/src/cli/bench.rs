@@ -8,9 +8,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use chessplayx_rules::{Game, Variant};
-
-use crate::games::{GameVisitor, OpenError, with_game};
+use chessplayx_rules::{Game, GameVisitor, OpenError, Variant};
 
 /// Arguments of `bench`.
 #[derive(Debug, clap::Args)]
@@ -139,7 +137,7 @@ pub(crate) fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), BenchErr
     writeln!(out, "{}", header())?;
     for variant in variants {
         let depth = perft.depth.unwrap_or(reference_depth(variant));
-        let (nodes, elapsed) = with_game(variant, perft.fen.as_deref(), TimedPerft { depth })?;
+        let (nodes, elapsed) = variant.visit(perft.fen.as_deref(), TimedPerft { depth })?;
         writeln!(
             out,
             "{}",

@@ -2,9 +2,9 @@
 
 use std::io::{self, Write};
 
-use chessplayx_rules::{Game, Variant};
+use chessplayx_rules::{Game, GameVisitor, OpenError, Variant};
 
-use crate::games::{Divide, GameVisitor, OpenError, with_game};
+use crate::games::Divide;
 
 /// Arguments of `perft`.
 #[derive(Debug, clap::Args)]
@@ -54,11 +54,9 @@ impl GameVisitor for PerftVisitor {
 ///
 /// An invalid FEN, or a failed write.
 pub(crate) fn run(args: &PerftArgs, out: &mut impl Write) -> Result<(), PerftError> {
-    let divide = with_game(
-        args.variant,
-        args.fen.as_deref(),
-        PerftVisitor { depth: args.depth },
-    )?;
+    let divide = args
+        .variant
+        .visit(args.fen.as_deref(), PerftVisitor { depth: args.depth })?;
     write_report(&divide, args.divide, out)?;
     Ok(())
 }

@@ -14,9 +14,9 @@ use chessplayx_engine::{
     SearchLimits, SearchOptions, SearchResult,
     uci::{self, GoParams, Reply, StartPosition, UciBackend, UciOption},
 };
-use chessplayx_rules::{Color, Game, ParseVariantError, Variant};
+use chessplayx_rules::{Color, Game, GameVisitor, OpenError, ParseVariantError, Variant};
 
-use crate::games::{Divide, GameVisitor, OpenError, ReplayError, describe, replay, with_game};
+use crate::games::{Divide, ReplayError, describe, replay};
 
 /// The option that selects the game, named as Fairy-Stockfish names it so
 /// the same tools drive both engines.
@@ -406,7 +406,7 @@ impl UciBackend for Engine {
             StartPosition::Fen(fen) => Some(fen.clone()),
         };
         self.position = None;
-        let checked = with_game(self.variant, fen.as_deref(), Validate { moves })?;
+        let checked = self.variant.visit(fen.as_deref(), Validate { moves })?;
         let (legal, result) = match checked {
             Ok(()) => (moves.len(), Ok(())),
             Err((legal, e)) => (legal, Err(e.into())),
@@ -432,7 +432,7 @@ impl UciBackend for Engine {
             moves: &position.moves,
             depth,
         };
-        let divide = with_game(self.variant, position.fen.as_deref(), visitor)??;
+        let divide = self.variant.visit(position.fen.as_deref(), visitor)??;
         for line in divide.fairy_lines() {
             reply.line(line);
         }
@@ -448,7 +448,7 @@ impl UciBackend for Engine {
         let visitor = DescribeAfter {
             moves: &position.moves,
         };
-        for line in with_game(self.variant, position.fen.as_deref(), visitor)?? {
+        for line in self.variant.visit(position.fen.as_deref(), visitor)?? {
             reply.line(line);
         }
         Ok(())

@@ -13,6 +13,7 @@ use axum::{
     response::IntoResponse,
     routing::{any, get, post},
 };
+use chessplayx_engine::Level;
 use chessplayx_rules::{AnyGame, GameStatus, MoveInfo, MoveWarningInfo, ReplayError, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -134,18 +135,8 @@ async fn ai_move(
     body: Result<Json<AiMoveRequest>, JsonRejection>,
 ) -> Result<Json<AiMoveResponse>, ApiError> {
     let Json(req) = body?;
-    if !(1..=8).contains(&req.level) {
-        return Err(ApiError::BadRequest(format!(
-            "level must be 1 to 8, got {}",
-            req.level
-        )));
-    }
-    let ai_req = AiRequest {
-        variant: req.position.variant,
-        start_fen: req.position.fen.clone(),
-        moves: req.position.moves.clone(),
-        level: req.level,
-    };
+    let level = Level::new(req.level)
+        .map_err(|_| ApiError::BadRequest(format!("level must be 1 to 8, got {}", req.level)))?;
     let mut game = replay(req.position).await?;
     if let Some(o) = game.outcome() {
         return Err(ApiError::GameOver(format!(
@@ -158,7 +149,10 @@ async fn ai_move(
         .0
         .ai
         .best_move(
-            ai_req,
+            AiRequest {
+                game: game.clone(),
+                level,
+            },
             None,
             Some(deadline),
             Arc::new(AtomicBool::new(false)),

@@ -10,6 +10,7 @@ use std::{
 };
 
 use axum::extract::ws::Utf8Bytes;
+use chessplayx_engine::Level;
 use chessplayx_rules::{
     AnyGame, AnyPlayError, ByColor, Color, GameStatus, MoveError, MoveInfo, MoveWarningInfo,
     Variant,
@@ -1113,7 +1114,8 @@ impl RoomActor {
             return;
         }
         let turn = self.game.turn();
-        let Some(level) = self.ai_seat(turn) else {
+        // Seats hold levels checked at the HTTP edge.
+        let Some(level) = self.ai_seat(turn).and_then(|n| Level::new(n).ok()) else {
             return;
         };
         let ply = self.game.ply();
@@ -1128,9 +1130,7 @@ impl RoomActor {
             Duration::from_millis((left / 30).clamp(10, 1_000))
         });
         let req = AiRequest {
-            variant: self.variant,
-            start_fen: self.start_fen.clone(),
-            moves: self.game.moves_uci(),
+            game: self.game.clone(),
             level,
         };
         let pool = self.shared.ai.clone();

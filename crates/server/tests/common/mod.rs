@@ -10,7 +10,6 @@ use std::{
     time::Duration,
 };
 
-use chessplayx_rules::AnyGame;
 use chessplayx_server::{AiRequest, AppState, Config, Picker};
 use futures_util::{SinkExt as _, StreamExt as _};
 use serde_json::{Value, json};
@@ -26,8 +25,7 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// strength: the first legal move in the rules' order (deterministic).
 pub fn first_move_picker() -> Picker {
     Arc::new(|req: &AiRequest, _deadline, _stop: &Arc<AtomicBool>| {
-        let game = AnyGame::replay(req.variant, req.start_fen.as_deref(), &req.moves).ok()?;
-        game.legal_moves().into_iter().next().map(|m| m.uci)
+        req.game.legal_moves().into_iter().next().map(|m| m.uci)
     })
 }
 
