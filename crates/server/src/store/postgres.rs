@@ -9,9 +9,9 @@
 //! server restarts) without a framework around it.
 //!
 //! Group commit works as in `sqlite.rs`: the writer takes every write
-//! queued while the previous COMMIT was in flight into one transaction,
-//! each write in its own savepoint (a failing write is rolled back alone),
-//! and answers them all after the one COMMIT. A PostgreSQL COMMIT costs a
+//! queued while the previous COMMIT was in flight into one transaction
+//! (a failing write is rolled back alone, see [`run_batch`]), and answers
+//! them all after the one COMMIT. A PostgreSQL COMMIT costs a
 //! WAL flush, so batching divides that cost as SQLite's divides its sync.
 //! The transaction sets `synchronous_commit = on`, whatever the server's
 //! or role's default: the COMMIT returns only once its WAL is on disk,
@@ -267,9 +267,16 @@ async fn writer_loop(
     }
 }
 
-/// One transaction for `batch`, a savepoint per job. A connection taken
-/// from the pool per batch: after a lost connection the pool opens a new
-/// one, so the writer recovers when the server is back.
+/// One transaction for `batch`. The usual case, every job succeeding, runs
+/// the jobs straight in the transaction: savepoints are subtransactions in
+/// PostgreSQL, and more than 64 in one transaction overflow the per-backend
+/// cache and slow every snapshot in the cluster. Only when a statement
+/// fails is the batch rolled back and run again with a savepoint per job,
+/// so the failing job is dropped alone (as in `sqlite.rs`).
+///
+/// A connection is taken from the pool per batch: after a lost connection
+/// the pool opens a new one, so the writer recovers when the server is
+/// back.
 async fn run_batch(pool: &Pool, batch: &[Job]) -> Vec<Result<(), StoreError>> {
     let fail_all = |e: &dyn std::error::Error| {
         let message = error_chain(e);
@@ -283,19 +290,58 @@ async fn run_batch(pool: &Pool, batch: &[Job]) -> Vec<Result<(), StoreError>> {
         Ok(c) => c,
         Err(e) => return fail_all(&e),
     };
-    let mut tx = match client.transaction().await {
-        Ok(tx) => tx,
+    match run_whole(&mut client, batch).await {
+        Ok(Ok(())) => return batch.iter().map(|_| Ok(())).collect(),
+        Ok(Err(_failed_statement)) => {}
         Err(e) => return fail_all(&e),
-    };
-    if let Err(e) = tx.batch_execute("SET LOCAL synchronous_commit = on").await {
-        return fail_all(&e);
     }
+    match run_with_savepoints(&mut client, batch).await {
+        Ok(results) => results,
+        Err(e) => fail_all(&e),
+    }
+}
+
+/// Begins a write transaction that commits durably (see the module doc).
+async fn begin(
+    client: &mut Object,
+) -> Result<deadpool_postgres::Transaction<'_>, tokio_postgres::Error> {
+    let tx = client.transaction().await?;
+    tx.batch_execute("SET LOCAL synchronous_commit = on")
+        .await?;
+    Ok(tx)
+}
+
+/// Every job of `batch` in one transaction without savepoints. The outer
+/// error is a failed BEGIN or COMMIT (nothing applied, the batch fails);
+/// the inner one a failed statement (rolled back, the batch is retried
+/// job by job).
+async fn run_whole(
+    client: &mut Object,
+    batch: &[Job],
+) -> Result<Result<(), tokio_postgres::Error>, tokio_postgres::Error> {
+    let tx = begin(client).await?;
+    for job in batch {
+        for op in &job.ops {
+            if let Err(e) = apply(&tx, op).await {
+                tx.rollback().await?;
+                return Ok(Err(e));
+            }
+        }
+    }
+    tx.commit().await.map(Ok)
+}
+
+/// Every job of `batch` in its own savepoint of one transaction: a job
+/// that fails is rolled back alone, the others commit. The error is a
+/// failure of the transaction itself (nothing applied).
+async fn run_with_savepoints(
+    client: &mut Object,
+    batch: &[Job],
+) -> Result<Vec<Result<(), StoreError>>, tokio_postgres::Error> {
+    let mut tx = begin(client).await?;
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
-        let sp = match tx.savepoint("job").await {
-            Ok(sp) => sp,
-            Err(e) => return fail_all(&e),
-        };
+        let sp = tx.savepoint("job").await?;
         let mut result = Ok(());
         for op in &job.ops {
             result = apply(&sp, op).await;
@@ -303,19 +349,14 @@ async fn run_batch(pool: &Pool, batch: &[Job]) -> Vec<Result<(), StoreError>> {
                 break;
             }
         }
-        let ended = match result {
-            Ok(()) => sp.commit().await,
-            Err(_) => sp.rollback().await,
-        };
-        if let Err(e) = ended {
-            return fail_all(&e);
+        match result {
+            Ok(()) => sp.commit().await?,
+            Err(_) => sp.rollback().await?,
         }
         results.push(result.map_err(StoreError::from));
     }
-    if let Err(e) = tx.commit().await {
-        return fail_all(&e);
-    }
-    results
+    tx.commit().await?;
+    Ok(results)
 }
 
 /// Runs one statement (prepared once per connection).
