@@ -9,7 +9,8 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 pub struct Config {
     /// Where to listen.
     pub addr: SocketAddr,
-    /// The SQLite database file (created with its directory).
+    /// The SQLite database file (created with its directory), or a
+    /// `postgres://` URL (see [`crate::Store::open`]).
     pub db_path: PathBuf,
     /// The built web app (`index.html` and its assets).
     pub web_dir: PathBuf,

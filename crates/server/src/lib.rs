@@ -83,7 +83,7 @@ impl AppState {
     ///
     /// The database cannot be opened or read.
     pub async fn new(config: Config, picker: Picker) -> Result<Self, ServeError> {
-        let store = Store::open_sqlite(&config.db_path)?;
+        let store = Store::open(&config.db_path).await?;
         let connections = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(Shared {
             ai: AiPool::new(

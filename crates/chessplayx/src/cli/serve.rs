@@ -12,7 +12,8 @@ pub(crate) struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// SQLite database file (created with its directory).
+    /// SQLite database file (created with its directory), or a
+    /// postgres://USER@HOST:PORT/DBNAME URL.
     #[arg(long, default_value = "data/chessplayx.sqlite")]
     db: PathBuf,
     /// Directory of the built web app.

@@ -1,38 +1,119 @@
 //! Durable storage of rooms, seats, moves, clocks and results.
 //!
 //! Rooms never touch SQL: they hand [`WriteOp`]s to [`Store::write`] and
-//! read back [`RoomRecord`]s. Everything SQLite-specific (the writer
-//! thread, group commit, migrations) is in `sqlite.rs`, so a PostgreSQL
-//! backend is a second file behind the same methods (then [`Store`] holds
-//! an enum of backends) and no room code changes.
+//! read back [`RoomRecord`]s. Two backends sit behind the same methods:
+//! SQLite (`sqlite.rs`, the single-machine default, an embedded file) and
+//! PostgreSQL (`postgres.rs`, a database server several nodes can share).
+//! [`Store::open`] picks one from the `--db` value: a `postgres://` or
+//! `postgresql://` URL selects PostgreSQL, anything else is a SQLite path.
+//! Both apply the same list of migrations ([`MIGRATIONS`], one file per
+//! dialect and step) and both do group commit: one writer takes every
+//! write that arrived while the previous COMMIT was in flight into one
+//! transaction, each write in its own savepoint.
 //!
 //! Durability contract: when [`Store::write`] returns `Ok`, the operations
-//! are committed with `synchronous=FULL` in WAL mode, so they survive a
-//! crash of the process or of the machine. Rooms acknowledge and broadcast
-//! a move only after that.
+//! are committed durably — SQLite with `synchronous=FULL` in WAL mode,
+//! PostgreSQL with `synchronous_commit=on` (the WAL flushed to disk before
+//! the COMMIT returns) — so they survive a crash of the process or of the
+//! machine. Rooms acknowledge and broadcast a move only after that.
 
+mod postgres;
+mod rows;
 mod sqlite;
 
-use std::{path::Path, sync::Arc};
+use std::{
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
 
 use chessplayx_rules::{ByColor, Color, Variant};
+use tokio::sync::oneshot;
 
-pub use sqlite::StoreStats;
+/// One step of the schema, in both dialects. One list, so a step cannot
+/// exist for one backend and not the other; SQLite counts the steps done
+/// in `PRAGMA user_version`, PostgreSQL in its `schema_version` table.
+struct Migration {
+    /// SQLite's text of the step.
+    sqlite: &'static str,
+    /// PostgreSQL's text of the same step.
+    postgres: &'static str,
+}
+
+/// The embedded migrations, applied in order.
+const MIGRATIONS: &[Migration] = &[Migration {
+    sqlite: include_str!("migrations/0001_init.sql"),
+    postgres: include_str!("migrations/0001_init.pg.sql"),
+}];
+
+/// The most jobs one transaction takes: bounds the latency of the first
+/// job of a batch when the queue is very long.
+const MAX_BATCH: usize = 4096;
+
+/// What the writer has done since start.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Transactions committed.
+    pub batches: u64,
+    /// Write requests committed (each is one [`Store::write`] call).
+    pub jobs: u64,
+}
+
+/// The writer's counters, shared between it and [`Store::stats`].
+#[derive(Debug, Default)]
+struct Counters {
+    batches: AtomicU64,
+    jobs: AtomicU64,
+}
+
+impl Counters {
+    /// Counts a batch whose results are `results` (a batch where every job
+    /// failed committed nothing).
+    fn record(&self, results: &[Result<(), StoreError>]) {
+        let ok = results.iter().filter(|r| r.is_ok()).count();
+        if ok > 0 {
+            self.batches.fetch_add(1, Ordering::Relaxed);
+            self.jobs.fetch_add(ok as u64, Ordering::Relaxed);
+        }
+    }
+
+    fn snapshot(&self) -> StoreStats {
+        StoreStats {
+            batches: self.batches.load(Ordering::Relaxed),
+            jobs: self.jobs.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// One [`Store::write`] call waiting for the writer.
+struct Job {
+    ops: Vec<WriteOp>,
+    reply: oneshot::Sender<Result<(), StoreError>>,
+}
 
 /// Why a storage operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database file could not be opened or created.
+    /// The database could not be opened, created, reached or migrated.
     #[error("opening database {path}: {source}")]
     Open {
-        /// The file.
+        /// The SQLite file, or the PostgreSQL URL with its password hidden.
         path: String,
-        /// What SQLite or the file system said.
+        /// What the database, the network or the file system said.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// A statement failed.
+    /// A SQLite statement failed.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A PostgreSQL statement failed (or the connection broke under it).
+    #[error("database: {}", error_chain(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// No PostgreSQL connection could be had (the server is down or every
+    /// connection is busy past the pool's timeout).
+    #[error("database connection: {}", error_chain(.0))]
+    Pool(#[from] deadpool_postgres::PoolError),
     /// A stored row holds a value this version cannot read (a hand-edited
     /// or newer database).
     #[error("database row of room {room}: {what}")]
@@ -235,10 +316,53 @@ pub enum WriteOp {
 /// The durable store: cheap to clone, shared by every room.
 #[derive(Clone, Debug)]
 pub struct Store {
-    inner: Arc<sqlite::SqliteStore>,
+    inner: Backend,
+}
+
+/// The database behind a [`Store`].
+#[derive(Clone, Debug)]
+enum Backend {
+    Sqlite(Arc<sqlite::SqliteStore>),
+    Postgres(postgres::PgStore),
+}
+
+/// Whether `db` names a PostgreSQL database rather than a SQLite file.
+fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
 impl Store {
+    /// Opens the database `db` names: a `postgres://USER@HOST:PORT/DBNAME`
+    /// (or `postgresql://`) URL opens PostgreSQL
+    /// ([`Store::open_postgres`]), anything else is a SQLite file
+    /// ([`Store::open_sqlite`]). Must run inside a tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Open`] naming the database when it cannot be opened,
+    /// reached or migrated.
+    pub async fn open(db: &Path) -> Result<Self, StoreError> {
+        match db.to_str().filter(|s| is_postgres_url(s)) {
+            Some(url) => Self::open_postgres(url).await,
+            None => Self::open_sqlite(db),
+        }
+    }
+
+    /// Connects to the PostgreSQL database at `url`, runs the embedded
+    /// migrations (under a lock, so nodes starting together do not race)
+    /// and starts the writer task. Must run inside a tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Open`] naming the database (its password hidden) when
+    /// the URL is malformed, the server cannot be reached, the database
+    /// does not exist or cannot be migrated.
+    pub async fn open_postgres(url: &str) -> Result<Self, StoreError> {
+        Ok(Self {
+            inner: Backend::Postgres(postgres::PgStore::open(url).await?),
+        })
+    }
+
     /// Opens (creating if needed, with its parent directory) the SQLite
     /// database at `path`, switches it to WAL with `synchronous=FULL`, runs
     /// the embedded migrations and starts the writer thread.
@@ -248,7 +372,7 @@ impl Store {
     /// [`StoreError::Open`] when the file cannot be opened or migrated.
     pub fn open_sqlite(path: &Path) -> Result<Self, StoreError> {
         Ok(Self {
-            inner: Arc::new(sqlite::SqliteStore::open(path)?),
+            inner: Backend::Sqlite(Arc::new(sqlite::SqliteStore::open(path)?)),
         })
     }
 
@@ -261,7 +385,10 @@ impl Store {
     /// The statement that failed (then none of `ops` is applied), or
     /// [`StoreError::Closed`].
     pub async fn write(&self, ops: Vec<WriteOp>) -> Result<(), StoreError> {
-        self.inner.write(ops).await
+        match &self.inner {
+            Backend::Sqlite(s) => s.write(ops).await,
+            Backend::Postgres(p) => p.write(ops).await,
+        }
     }
 
     /// The room `id` with its moves, or `None` when there is no such room.
@@ -270,11 +397,16 @@ impl Store {
     ///
     /// A failed query or an unreadable row.
     pub async fn load_room(&self, id: &str) -> Result<Option<RoomRecord>, StoreError> {
-        let store = Arc::clone(&self.inner);
-        let id = id.to_owned();
-        tokio::task::spawn_blocking(move || store.load_room(&id))
-            .await
-            .map_err(|_| StoreError::Closed)?
+        match &self.inner {
+            Backend::Sqlite(s) => {
+                let store = Arc::clone(s);
+                let id = id.to_owned();
+                tokio::task::spawn_blocking(move || store.load_room(&id))
+                    .await
+                    .map_err(|_| StoreError::Closed)?
+            }
+            Backend::Postgres(p) => p.load_room(id).await,
+        }
     }
 
     /// The ids of the rooms not finished (waiting or playing), to reload on
@@ -284,17 +416,53 @@ impl Store {
     ///
     /// A failed query.
     pub async fn unfinished_rooms(&self) -> Result<Vec<String>, StoreError> {
-        let store = Arc::clone(&self.inner);
-        tokio::task::spawn_blocking(move || store.unfinished_rooms())
-            .await
-            .map_err(|_| StoreError::Closed)?
+        match &self.inner {
+            Backend::Sqlite(s) => {
+                let store = Arc::clone(s);
+                tokio::task::spawn_blocking(move || store.unfinished_rooms())
+                    .await
+                    .map_err(|_| StoreError::Closed)?
+            }
+            Backend::Postgres(p) => p.unfinished_rooms().await,
+        }
     }
 
     /// Counters of the writer (batches, operations), for benchmarks.
     #[must_use]
     pub fn stats(&self) -> StoreStats {
-        self.inner.stats()
+        match &self.inner {
+            Backend::Sqlite(s) => s.stats(),
+            Backend::Postgres(p) => p.stats(),
+        }
     }
+}
+
+/// `e` and its sources, joined with `: ` (the drivers put the useful part,
+/// such as "database \"x\" does not exist", in a source).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let part = s.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = s.source();
+    }
+    text
+}
+
+fn now_ms() -> i64 {
+    i64::try_from(crate::util::unix_ms()).unwrap_or(i64::MAX)
+}
+
+fn to_i64(x: u64) -> i64 {
+    i64::try_from(x).unwrap_or(i64::MAX)
+}
+
+fn to_u64(x: Option<i64>) -> Option<u64> {
+    x.map(|x| u64::try_from(x).unwrap_or(0))
 }
 
 fn color_name(c: Color) -> &'static str {

@@ -13,58 +13,28 @@
 
 use std::{
     path::Path,
-    sync::{
-        Arc, Mutex, MutexGuard,
-        atomic::{AtomicU64, Ordering},
-        mpsc,
-    },
+    sync::{Arc, Mutex, MutexGuard, mpsc},
     thread,
 };
 
-use chessplayx_rules::{ByColor, Color, Variant};
+use chessplayx_rules::Color;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
 use super::{
-    ClockConfig, MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, StoreError, WriteOp,
-    color_name, parse_color,
+    Counters, Job, MAX_BATCH, MIGRATIONS, MoveRecord, RoomRecord, StoreError, StoreStats, WriteOp,
+    color_name, now_ms,
+    rows::{MoveRow, ROOM_COLUMNS, RoomRow, SeatRow, build_record},
+    to_i64,
 };
-
-/// The embedded migrations, applied in order; `PRAGMA user_version` holds
-/// how many have run.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
 
 /// How often the writer copies the WAL back into the database.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
-
-/// The most jobs one transaction takes: bounds the latency of the first
-/// job of a batch when the queue is very long.
-const MAX_BATCH: usize = 4096;
-
-/// What the writer has done since start.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct StoreStats {
-    /// Transactions committed.
-    pub batches: u64,
-    /// Write requests committed (each is one [`super::Store::write`] call).
-    pub jobs: u64,
-}
-
-struct Job {
-    ops: Vec<WriteOp>,
-    reply: oneshot::Sender<Result<(), StoreError>>,
-}
 
 pub(super) struct SqliteStore {
     jobs_tx: Mutex<mpsc::Sender<Job>>,
     reader: Mutex<Connection>,
     counters: Arc<Counters>,
-}
-
-#[derive(Debug, Default)]
-struct Counters {
-    batches: AtomicU64,
-    jobs: AtomicU64,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -97,9 +67,9 @@ fn open_connection(path: &Path) -> Result<Connection, rusqlite::Error> {
 
 fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
     let done: usize = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(done) {
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(done) {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
-        tx.execute_batch(sql)?;
+        tx.execute_batch(step.sqlite)?;
         tx.pragma_update(None, "user_version", i + 1)?;
         tx.commit()?;
     }
@@ -147,10 +117,7 @@ impl SqliteStore {
     }
 
     pub(super) fn stats(&self) -> StoreStats {
-        StoreStats {
-            batches: self.counters.batches.load(Ordering::Relaxed),
-            jobs: self.counters.jobs.load(Ordering::Relaxed),
-        }
+        self.counters.snapshot()
     }
 
     pub(super) fn load_room(&self, id: &str) -> Result<Option<RoomRecord>, StoreError> {
@@ -183,11 +150,7 @@ fn writer_loop(conn: &mut Connection, rx: &mpsc::Receiver<Job>, counters: &Count
             }
         }
         let results = run_batch(conn, &batch);
-        if results.iter().any(Result::is_ok) {
-            counters.batches.fetch_add(1, Ordering::Relaxed);
-            let ok = results.iter().filter(|r| r.is_ok()).count();
-            counters.jobs.fetch_add(ok as u64, Ordering::Relaxed);
-        }
+        counters.record(&results);
         for (job, result) in batch.into_iter().zip(results) {
             // The room may have gone away meanwhile; nothing to tell then.
             let _ignored = job.reply.send(result);
@@ -233,14 +196,6 @@ fn run_batch(conn: &mut Connection, batch: &[Job]) -> Vec<Result<(), StoreError>
         return fail_all(&e);
     }
     results
-}
-
-fn now_ms() -> i64 {
-    i64::try_from(crate::util::unix_ms()).unwrap_or(i64::MAX)
-}
-
-fn to_i64(x: u64) -> i64 {
-    i64::try_from(x).unwrap_or(i64::MAX)
 }
 
 fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
@@ -363,140 +318,56 @@ fn insert_move(conn: &Connection, room: &str, m: &MoveRecord) -> Result<(), rusq
     Ok(())
 }
 
-fn to_u64(x: Option<i64>) -> Option<u64> {
-    x.map(|x| u64::try_from(x).unwrap_or(0))
-}
-
 fn load_room(conn: &Connection, id: &str) -> Result<Option<RoomRecord>, StoreError> {
-    let corrupt = |what: String| StoreError::Corrupt {
-        room: id.to_owned(),
-        what,
-    };
-    let row = conn
-        .prepare_cached(
-            "SELECT variant, start_fen, clock_initial_ms, clock_increment_ms, public, invite_hash,
-                    state, winner, reason, v, offers, rematch_id, created_at, lobby_invite
-             FROM rooms WHERE id = ?1",
-        )?
+    let room = conn
+        .prepare_cached(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE id = ?1"))?
         .query_row([id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, Option<i64>>(2)?,
-                r.get::<_, Option<i64>>(3)?,
-                r.get::<_, bool>(4)?,
-                r.get::<_, Option<String>>(5)?,
-                r.get::<_, String>(6)?,
-                r.get::<_, Option<String>>(7)?,
-                r.get::<_, Option<String>>(8)?,
-                r.get::<_, i64>(9)?,
-                r.get::<_, String>(10)?,
-                r.get::<_, Option<String>>(11)?,
-                r.get::<_, i64>(12)?,
-                r.get::<_, Option<String>>(13)?,
-            ))
+            Ok(RoomRow {
+                variant: r.get(0)?,
+                start_fen: r.get(1)?,
+                clock_initial: r.get(2)?,
+                clock_increment: r.get(3)?,
+                public: r.get(4)?,
+                invite_hash: r.get(5)?,
+                state: r.get(6)?,
+                winner: r.get(7)?,
+                reason: r.get(8)?,
+                v: r.get(9)?,
+                offers: r.get(10)?,
+                rematch_id: r.get(11)?,
+                created_at: r.get(12)?,
+                lobby_invite: r.get(13)?,
+            })
         })
         .optional()?;
-    let Some((
-        variant,
-        start_fen,
-        initial,
-        increment,
-        public,
-        invite_hash,
-        state,
-        winner,
-        reason,
-        v,
-        offers,
-        rematch_id,
-        created_at,
-        lobby_invite,
-    )) = row
-    else {
+    let Some(room) = room else {
         return Ok(None);
     };
-    let variant: Variant = variant
-        .parse()
-        .map_err(|e| corrupt(format!("variant: {e}")))?;
-    let state = RoomState::parse(&state).ok_or_else(|| corrupt(format!("state {state:?}")))?;
-    let winner = match winner {
-        None => None,
-        Some(w) => Some(parse_color(&w).ok_or_else(|| corrupt(format!("winner {w:?}")))?),
-    };
-    let clock = match (to_u64(initial), to_u64(increment)) {
-        (Some(initial), Some(increment)) => Some(ClockConfig { initial, increment }),
-        _ => None,
-    };
-    let mut seats = ByColor::<SeatRecord>::default();
-    {
-        let mut stmt = conn
-            .prepare_cached("SELECT color, token_hash, ai_level FROM seats WHERE room_id = ?1")?;
-        let rows = stmt.query_map([id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, Option<u8>>(2)?,
-            ))
-        })?;
-        for row in rows {
-            let (color, token_hash, ai_level) = row?;
-            let color =
-                parse_color(&color).ok_or_else(|| corrupt(format!("seat color {color:?}")))?;
-            *seats.get_mut(color) = SeatRecord {
-                token_hash,
-                ai_level,
-            };
-        }
-    }
-    let mut moves = Vec::new();
-    {
-        let mut stmt = conn.prepare_cached(
+    let seats = conn
+        .prepare_cached("SELECT color, token_hash, ai_level FROM seats WHERE room_id = ?1")?
+        .query_map([id], |r| {
+            Ok(SeatRow {
+                color: r.get(0)?,
+                token_hash: r.get(1)?,
+                ai_level: r.get(2)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let moves = conn
+        .prepare_cached(
             "SELECT ply, uci, white_ms, black_ms, played_at, v FROM moves
              WHERE room_id = ?1 ORDER BY ply",
-        )?;
-        let rows = stmt.query_map([id], |r| {
-            Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<i64>>(2)?,
-                r.get::<_, Option<i64>>(3)?,
-                r.get::<_, i64>(4)?,
-                r.get::<_, i64>(5)?,
-            ))
-        })?;
-        for row in rows {
-            let (ply, uci, white, black, played_at, v) = row?;
-            if usize::try_from(ply).ok() != Some(moves.len()) {
-                return Err(corrupt(format!("move ply {ply} out of sequence")));
-            }
-            moves.push(MoveRecord {
-                ply,
-                uci,
-                clock: match (to_u64(white), to_u64(black)) {
-                    (Some(w), Some(b)) => Some(ByColor::new(w, b)),
-                    _ => None,
-                },
-                played_at: u64::try_from(played_at).unwrap_or(0),
-                v: u64::try_from(v).unwrap_or(0),
-            });
-        }
-    }
-    Ok(Some(RoomRecord {
-        id: id.to_owned(),
-        variant,
-        start_fen,
-        clock,
-        public,
-        invite_hash,
-        lobby_invite,
-        seats,
-        state,
-        result: reason.map(|reason| ResultRecord { winner, reason }),
-        v: u64::try_from(v).unwrap_or(0),
-        offers,
-        rematch_id,
-        created_at: u64::try_from(created_at).unwrap_or(0),
-        moves,
-    }))
+        )?
+        .query_map([id], |r| {
+            Ok(MoveRow {
+                ply: r.get(0)?,
+                uci: r.get(1)?,
+                white_ms: r.get(2)?,
+                black_ms: r.get(3)?,
+                played_at: r.get(4)?,
+                v: r.get(5)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    build_record(id, room, seats, moves).map(Some)
 }

@@ -1,6 +1,80 @@
+//! The store's tests, each run against both backends: SQLite in a
+//! temporary folder and a real PostgreSQL server started for this test
+//! binary (see `tests/common/pg.rs`), one database per test.
+
+use std::path::{Path, PathBuf};
+
 use chessplayx_rules::{ByColor, Color, Variant};
 
 use super::*;
+
+#[path = "../../tests/common/pg.rs"]
+mod pg;
+
+/// Where a test's database lives.
+enum Db {
+    /// A SQLite file in a folder that does not exist yet (opening creates
+    /// it).
+    Sqlite {
+        /// Removed (with the file) when the test ends.
+        _dir: tempfile::TempDir,
+        path: PathBuf,
+    },
+    /// A fresh PostgreSQL database: its URL.
+    Postgres(String),
+}
+
+impl Db {
+    fn sqlite() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/dir/db.sqlite");
+        Self::Sqlite { _dir: dir, path }
+    }
+
+    fn postgres() -> Self {
+        Self::Postgres(pg::new_database())
+    }
+
+    /// The `--db` value of this database.
+    fn arg(&self) -> &Path {
+        match self {
+            Self::Sqlite { path, .. } => path,
+            Self::Postgres(url) => Path::new(url),
+        }
+    }
+
+    /// Opens (again) this database.
+    async fn open(&self) -> Store {
+        Store::open(self.arg()).await.unwrap()
+    }
+}
+
+/// Runs each named `async fn(Db)` as two tests, `NAME::sqlite` and
+/// `NAME::postgres`.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(super::Db::sqlite()).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name(super::Db::postgres()).await;
+            }
+        }
+    )*};
+}
+
+on_both_backends!(
+    a_room_round_trips_with_seats_moves_and_result,
+    a_failing_write_is_rolled_back_alone,
+    concurrent_writes_share_transactions,
+    reopening_keeps_the_data_and_the_schema,
+    a_second_store_sees_each_acknowledged_write,
+    stores_opened_together_migrate_once,
+);
 
 fn room(id: &str) -> RoomRecord {
     RoomRecord {
@@ -41,15 +115,8 @@ fn mv(ply: u32, uci: &str) -> MoveRecord {
     }
 }
 
-fn temp_store() -> (tempfile::TempDir, Store) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_sqlite(&dir.path().join("sub/dir/db.sqlite")).unwrap();
-    (dir, store)
-}
-
-#[tokio::test]
-async fn a_room_round_trips_with_seats_moves_and_result() {
-    let (_dir, store) = temp_store();
+async fn a_room_round_trips_with_seats_moves_and_result(db: Db) {
+    let store = db.open().await;
     store
         .write(vec![WriteOp::CreateRoom(Box::new(room("abcdefgh")))])
         .await
@@ -110,9 +177,8 @@ async fn a_room_round_trips_with_seats_moves_and_result() {
     assert_eq!(store.load_room("zzzzzzzz").await.unwrap(), None);
 }
 
-#[tokio::test]
-async fn a_failing_write_is_rolled_back_alone() {
-    let (_dir, store) = temp_store();
+async fn a_failing_write_is_rolled_back_alone(db: Db) {
+    let store = db.open().await;
     store
         .write(vec![WriteOp::CreateRoom(Box::new(room("aaaaaaaa")))])
         .await
@@ -131,7 +197,10 @@ async fn a_failing_write_is_rolled_back_alone() {
     ]);
     let good = store.write(vec![WriteOp::CreateRoom(Box::new(room("bbbbbbbb")))]);
     let (bad, good) = tokio::join!(bad, good);
-    assert!(matches!(bad, Err(StoreError::Sqlite(_))), "{bad:?}");
+    assert!(
+        matches!(bad, Err(StoreError::Sqlite(_) | StoreError::Postgres(_))),
+        "{bad:?}"
+    );
     good.unwrap();
     let a = store.load_room("aaaaaaaa").await.unwrap().unwrap();
     assert!(a.moves.is_empty());
@@ -143,9 +212,8 @@ async fn a_failing_write_is_rolled_back_alone() {
     assert_eq!(ids, ["aaaaaaaa", "bbbbbbbb"]);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_writes_share_transactions() {
-    let (_dir, store) = temp_store();
+async fn concurrent_writes_share_transactions(db: Db) {
+    let store = db.open().await;
     let ids: Vec<String> = (0..50).map(|i| format!("room{i:04}")).collect();
     for id in &ids {
         store
@@ -183,18 +251,17 @@ async fn concurrent_writes_share_transactions() {
     }
 }
 
-#[tokio::test]
-async fn reopening_keeps_the_data_and_the_schema() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.sqlite");
+async fn reopening_keeps_the_data_and_the_schema(db: Db) {
     {
-        let store = Store::open_sqlite(&path).unwrap();
+        let store = db.open().await;
         store
             .write(vec![WriteOp::CreateRoom(Box::new(room("cccccccc")))])
             .await
             .unwrap();
     }
-    let store = Store::open_sqlite(&path).unwrap();
+    // Opening again must not run the migrations again (they would fail on
+    // the existing tables).
+    let store = db.open().await;
     let loaded = store.load_room("cccccccc").await.unwrap().unwrap();
     assert_eq!(loaded, room("cccccccc"));
     assert_eq!(
@@ -212,4 +279,87 @@ fn opening_a_directory_fails_with_the_path() {
     let err = Store::open_sqlite(dir.path()).unwrap_err();
     assert!(matches!(err, StoreError::Open { .. }), "{err}");
     assert!(err.to_string().contains(&dir.path().display().to_string()));
+}
+
+/// What one node acknowledged, another node (its own connections) reads:
+/// the write was committed before `write` returned.
+async fn a_second_store_sees_each_acknowledged_write(db: Db) {
+    let writer = db.open().await;
+    let reader = db.open().await;
+    writer
+        .write(vec![WriteOp::CreateRoom(Box::new(room("dddddddd")))])
+        .await
+        .unwrap();
+    for ply in 0..5 {
+        writer
+            .write(vec![WriteOp::Move {
+                room: "dddddddd".into(),
+                record: mv(ply, "a2a3"),
+            }])
+            .await
+            .unwrap();
+        let seen = reader.load_room("dddddddd").await.unwrap().unwrap();
+        assert_eq!(seen.moves.len(), usize::try_from(ply).unwrap() + 1);
+        assert_eq!(seen.v, 2 + u64::from(ply));
+    }
+    assert_eq!(reader.unfinished_rooms().await.unwrap(), ["dddddddd"]);
+}
+
+/// Several nodes starting at once on an empty database: each step of the
+/// schema is applied once and every node opens.
+async fn stores_opened_together_migrate_once(db: Db) {
+    let opened = futures_util::future::join_all((0..4).map(|_| Store::open(db.arg()))).await;
+    let stores: Vec<Store> = opened.into_iter().map(Result::unwrap).collect();
+    stores[0]
+        .write(vec![WriteOp::CreateRoom(Box::new(room("eeeeeeee")))])
+        .await
+        .unwrap();
+    for store in &stores {
+        assert!(store.load_room("eeeeeeee").await.unwrap().is_some());
+    }
+}
+
+#[tokio::test]
+async fn a_missing_postgres_database_is_an_error_naming_it() {
+    let url = pg::server().url("no_such_database");
+    let err = Store::open(Path::new(&url)).await.unwrap_err();
+    assert!(matches!(err, StoreError::Open { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains(&url), "{text}");
+    assert!(text.contains("does not exist"), "{text}");
+}
+
+#[tokio::test]
+async fn an_unreachable_postgres_server_is_an_error_naming_it() {
+    // A port nothing listens on (bound, then released).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://someone:hunter2@127.0.0.1:{port}/games");
+    let err = Store::open(Path::new(&url)).await.unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, StoreError::Open { .. }), "{text}");
+    assert!(
+        text.contains(&format!("postgres://someone:***@127.0.0.1:{port}/games")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("hunter2"),
+        "the password is not shown: {text}"
+    );
+}
+
+#[tokio::test]
+async fn a_path_that_is_no_url_opens_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    // A relative-looking name with "postgres" in it is still a file.
+    let path = dir.path().join("postgres:/x.sqlite");
+    let store = Store::open(&path).await.unwrap();
+    store
+        .write(vec![WriteOp::CreateRoom(Box::new(room("ffffffff")))])
+        .await
+        .unwrap();
+    assert!(path.exists(), "the SQLite file was created");
 }

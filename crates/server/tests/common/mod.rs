@@ -1,12 +1,21 @@
-//! A real server on 127.0.0.1:0 with a temporary SQLite file, and small
+//! A real server on 127.0.0.1:0 with a temporary database, and small
 //! HTTP and WebSocket clients to drive it.
+//!
+//! The database is a SQLite file by default. With
+//! `CHESSPLAYX_TEST_DB=postgres` every server runs on PostgreSQL instead:
+//! one server per test binary (started by `pg.rs`), one database per
+//! SQLite path a test asks for — the same path (a test restarting its
+//! server) gives the same database.
 
 #![allow(dead_code, unreachable_pub, missing_docs)]
 
+pub mod pg;
+
 use std::{
+    collections::HashMap,
     net::SocketAddr,
     path::PathBuf,
-    sync::{Arc, atomic::AtomicBool},
+    sync::{Arc, Mutex, OnceLock, atomic::AtomicBool},
     time::Duration,
 };
 
@@ -35,10 +44,35 @@ pub struct TestServer {
     pub dir: tempfile::TempDir,
 }
 
+/// Whether `CHESSPLAYX_TEST_DB` asks for PostgreSQL (`postgres`) rather
+/// than SQLite (`sqlite`, or unset).
+pub fn on_postgres() -> bool {
+    match std::env::var("CHESSPLAYX_TEST_DB").as_deref() {
+        Err(_) | Ok("" | "sqlite") => false,
+        Ok("postgres") => true,
+        Ok(other) => panic!("CHESSPLAYX_TEST_DB={other:?}: expected sqlite or postgres"),
+    }
+}
+
+/// The `--db` value for a test that asked for the SQLite file `sqlite`:
+/// that path, or on PostgreSQL the URL of the database standing for it.
+/// A value that already is a database URL is kept.
+pub fn test_db(sqlite: PathBuf) -> PathBuf {
+    if !on_postgres() || sqlite.to_str().is_some_and(|s| s.starts_with("postgres")) {
+        return sqlite;
+    }
+    static DATABASES: OnceLock<Mutex<HashMap<PathBuf, String>>> = OnceLock::new();
+    let mut map = DATABASES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    PathBuf::from(map.entry(sqlite).or_insert_with(pg::new_database).as_str())
+}
+
 pub fn test_config(db: PathBuf) -> Config {
     Config {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        db_path: db,
+        db_path: test_db(db),
         web_dir: PathBuf::from("/nonexistent/web/dist"),
         room_rate_per_minute: 1000,
         disconnect_grace: Duration::from_millis(500),
@@ -58,7 +92,8 @@ impl TestServer {
         Self::start_in(dir, config, picker).await
     }
 
-    pub async fn start_in(dir: tempfile::TempDir, config: Config, picker: Picker) -> Self {
+    pub async fn start_in(dir: tempfile::TempDir, mut config: Config, picker: Picker) -> Self {
+        config.db_path = test_db(config.db_path);
         let listener = TcpListener::bind(config.addr).await.unwrap();
         Self::start_on(listener, dir, config, picker).await
     }
