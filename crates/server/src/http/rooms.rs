@@ -9,6 +9,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
+use chessplayx_engine::Level;
 use chessplayx_rules::{AnyGame, ByColor, Color, Variant};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
@@ -53,8 +54,8 @@ struct CreateRequest {
     color: ColorChoice,
     #[serde(default)]
     public: bool,
-    #[serde(default)]
-    ai_level: Option<u8>,
+    #[serde(default, deserialize_with = "super::api::optional_level")]
+    ai_level: Option<Level>,
     #[serde(default)]
     fen: Option<String>,
     /// A same-device room: the creator holds both seats.
@@ -108,13 +109,6 @@ async fn create(
             "a same-device room (local) cannot have ai_level or be public".to_owned(),
         ));
     }
-    if let Some(level) = req.ai_level
-        && !(1..=8).contains(&level)
-    {
-        return Err(ApiError::BadRequest(format!(
-            "ai_level must be 1 to 8, got {level}"
-        )));
-    }
     if let Some(fen) = req.fen.as_deref() {
         let game =
             AnyGame::new(req.variant, Some(fen)).map_err(|e| ApiError::BadFen(e.to_string()))?;
@@ -151,7 +145,7 @@ async fn create(
             (None, RoomState::Playing, false)
         }
         Some(level) => {
-            seats.get_mut(!color).ai_level = Some(level);
+            seats.get_mut(!color).ai_level = Some(level.number());
             (None, RoomState::Playing, false)
         }
         None => (Some(new_token()), RoomState::Waiting, req.public),

@@ -27,9 +27,10 @@ use crate::{
     bot::{AiOutcome, AiRequest},
     lobby::{Listing, LobbyUpdate},
     protocol::{
-        AckMsg, ClientMsg, ClockJson, EndEvent, EndReason, ErrorCode, HistoryMove, JoinedEvent,
-        MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent,
-        RoomOutcome, SeatMsg, StateMsg, TakebackEvent, encode, encode_bare, error_msg,
+        AckMsg, ClientMsg, ClockJson, EndEvent, EndReason, ErrorCode, Event, HistoryMove,
+        JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide,
+        RematchEvent, RoomOutcome, SeatMsg, ServerMsg, StateMsg, TakebackEvent, encode,
+        encode_event, error_msg, pong,
     },
     state::Shared,
     store::{MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, WriteOp},
@@ -443,14 +444,10 @@ impl RoomActor {
             match self.claim_invite(invite).await {
                 Ok((seat, token)) => {
                     *held.0.get_mut(seat) = true;
-                    personal.push(encode(
-                        "seat",
-                        None,
-                        &SeatMsg {
-                            color: seat,
-                            token: &token,
-                        },
-                    ));
+                    personal.push(encode(&ServerMsg::Seat(SeatMsg {
+                        color: seat,
+                        token: &token,
+                    })));
                 }
                 Err(r) => personal.push(error_msg(r.code, &r.message)),
             }
@@ -509,12 +506,11 @@ impl RoomActor {
         self.state = RoomState::Playing;
         let players = self.players();
         self.emit(
-            "joined",
             v,
-            &JoinedEvent {
+            &Event::Joined(JoinedEvent {
                 color: seat,
                 players,
-            },
+            }),
         );
         self.tell_lobby();
         self.maybe_start_ai();
@@ -572,10 +568,9 @@ impl RoomActor {
                     // `g` is at `ply + 1` plies: the move is its last.
                     let played = g.last_played()?;
                     let view = View::of(g);
-                    encode(
-                        "move",
-                        Some(*n),
-                        &MoveEvent {
+                    encode_event(
+                        *n,
+                        &Event::Move(MoveEvent {
                             ply: *ply,
                             uci: &played.uci,
                             san: &played.san,
@@ -584,22 +579,21 @@ impl RoomActor {
                             moves: &view.moves,
                             warnings: &view.warnings,
                             clock: *clock,
-                        },
+                        }),
                     )
                 }
                 (Logged::Takeback { undone, ply, clock }, Some(g)) => {
                     let view = View::of(g);
-                    encode(
-                        "takeback",
-                        Some(*n),
-                        &TakebackEvent {
+                    encode_event(
+                        *n,
+                        &Event::Takeback(TakebackEvent {
                             undone: *undone,
                             ply: *ply,
                             status: &view.status,
                             moves: &view.moves,
                             warnings: &view.warnings,
                             clock: *clock,
-                        },
+                        }),
                     )
                 }
                 (Logged::Move { .. } | Logged::Takeback { .. }, None) => return None,
@@ -636,7 +630,7 @@ impl RoomActor {
     ) -> Acted {
         match msg {
             ClientMsg::Ping => {
-                self.send_to(sub, encode_bare("pong"));
+                self.send_to(sub, pong());
                 return Ok(());
             }
             ClientMsg::Sync { v } => {
@@ -680,10 +674,10 @@ impl RoomActor {
                     return self.draw_agreed().await;
                 }
                 if self.ai_seat(!me).is_some() {
-                    self.offer_event("offer", OfferKind::Draw, me, self.offers)
+                    self.offer_event(Event::Offer, OfferKind::Draw, me, self.offers)
                         .await?;
                     return self
-                        .offer_event("decline", OfferKind::Draw, !me, self.offers)
+                        .offer_event(Event::Decline, OfferKind::Draw, !me, self.offers)
                         .await;
                 }
                 if self.offers.draw == Some(me) {
@@ -693,7 +687,8 @@ impl RoomActor {
                     draw: Some(me),
                     ..self.offers
                 };
-                self.offer_event("offer", OfferKind::Draw, me, offers).await
+                self.offer_event(Event::Offer, OfferKind::Draw, me, offers)
+                    .await
             }
             ClientMsg::DrawAccept => {
                 self.require_playing()?;
@@ -756,7 +751,7 @@ impl RoomActor {
                     rematch: Some(me),
                     ..self.offers
                 };
-                self.offer_event("offer", OfferKind::Rematch, me, offers)
+                self.offer_event(Event::Offer, OfferKind::Rematch, me, offers)
                     .await
             }
             ClientMsg::RematchAccept => {
@@ -814,7 +809,7 @@ impl RoomActor {
                 && self.game.uci_at(ply_index).as_deref() == Some(uci)
                 && held.holds(mover)
             {
-                let ack = encode("ack", None, &AckMsg { ply, v });
+                let ack = encode(&ServerMsg::Ack(AckMsg { ply, v }));
                 self.send_to(sub, ack);
                 return Ok(());
             }
@@ -898,14 +893,13 @@ impl RoomActor {
         self.offers.takeback = None;
         let view = View::of(&self.game);
         if let Some((sub, ply)) = ack {
-            self.send_to(sub, encode("ack", None, &AckMsg { ply, v }));
+            self.send_to(sub, encode(&ServerMsg::Ack(AckMsg { ply, v })));
         }
         let clock = self.clock_json(now);
         let ply = u32::try_from(ply).unwrap_or(u32::MAX);
-        let msg = encode(
-            "move",
-            Some(v),
-            &MoveEvent {
+        let msg = encode_event(
+            v,
+            &Event::Move(MoveEvent {
                 ply,
                 uci: &played.uci,
                 san: &played.san,
@@ -914,7 +908,7 @@ impl RoomActor {
                 moves: &view.moves,
                 warnings: &view.warnings,
                 clock,
-            },
+            }),
         );
         self.push_event(v, &msg, Logged::Move { ply, by: me, clock });
         if let Some(o) = rules_end {
@@ -982,7 +976,7 @@ impl RoomActor {
         self.lobby_invite = None;
         self.stop_ai();
         let clock = self.clock_json(now);
-        self.emit("end", v, &EndEvent { outcome, clock });
+        self.emit(v, &Event::End(EndEvent { outcome, clock }));
         self.tell_lobby();
     }
 
@@ -1009,14 +1003,14 @@ impl RoomActor {
             OfferKind::Takeback => offers.takeback = None,
             OfferKind::Rematch => offers.rematch = None,
         }
-        self.offer_event("decline", kind, me, offers).await
+        self.offer_event(Event::Decline, kind, me, offers).await
     }
 
     /// Commits and broadcasts an `offer` / `decline` event leaving
     /// `offers` standing.
     async fn offer_event(
         &mut self,
-        t: &'static str,
+        make: fn(OfferEvent) -> Event<'static>,
         kind: OfferKind,
         by: Color,
         offers: Offers,
@@ -1032,7 +1026,7 @@ impl RoomActor {
             .await
             .map_err(|e| self.internal(&e))?;
         self.offers = offers;
-        self.emit(t, v, &OfferEvent { kind, by });
+        self.emit(v, &make(OfferEvent { kind, by }));
         Ok(())
     }
 
@@ -1054,7 +1048,7 @@ impl RoomActor {
             takeback: Some(me),
             ..self.offers
         };
-        self.offer_event("offer", OfferKind::Takeback, me, offers)
+        self.offer_event(Event::Offer, OfferKind::Takeback, me, offers)
             .await
     }
 
@@ -1109,17 +1103,16 @@ impl RoomActor {
         let clock = self.clock_json(now);
         let undone = u32::try_from(n).unwrap_or(0);
         let ply = u32::try_from(keep).unwrap_or(u32::MAX);
-        let msg = encode(
-            "takeback",
-            Some(v),
-            &TakebackEvent {
+        let msg = encode_event(
+            v,
+            &Event::Takeback(TakebackEvent {
                 undone,
                 ply,
                 status: &view.status,
                 moves: &view.moves,
                 warnings: &view.warnings,
                 clock,
-            },
+            }),
         );
         // The logged moves past `keep` are gone from the history: a client
         // behind this takeback gets a `state`.
@@ -1168,7 +1161,7 @@ impl RoomActor {
         }
         self.rematch_id = Some(id.clone());
         self.offers.rematch = None;
-        self.emit("rematch", v, &RematchEvent { id: &id });
+        self.emit(v, &Event::Rematch(RematchEvent { id: &id }));
         Ok(())
     }
 
@@ -1285,8 +1278,8 @@ impl RoomActor {
         }
     }
 
-    fn emit<T: serde::Serialize>(&mut self, t: &str, v: u64, d: &T) {
-        let msg = encode(t, Some(v), d);
+    fn emit(&mut self, v: u64, event: &Event<'_>) {
+        let msg = encode_event(v, event);
         let logged = Logged::Encoded(msg.clone());
         self.push_event(v, &msg, logged);
     }
@@ -1320,31 +1313,27 @@ impl RoomActor {
             .collect();
         let start_fen = self.game.start_fen();
         let view = View::of(&self.game);
-        encode(
-            "state",
-            None,
-            &StateMsg {
-                v: self.v,
-                id: &self.id,
-                variant: self.variant,
-                you: held.single(),
-                seats: &held.list(),
-                public: self.public,
-                ai_level: self.ai_level(),
-                state: self.state,
-                start_fen,
-                history: &history,
-                status: &view.status,
-                moves: &view.moves,
-                warnings: &view.warnings,
-                clock: self.clock_json(Instant::now()),
-                players: self.players(),
-                offers: self.offers,
-                outcome: self.outcome,
-                rematch: self.rematch_id.as_deref(),
-                presence: self.presence(Instant::now()),
-            },
-        )
+        encode(&ServerMsg::State(StateMsg {
+            v: self.v,
+            id: &self.id,
+            variant: self.variant,
+            you: held.single(),
+            seats: &held.list(),
+            public: self.public,
+            ai_level: self.ai_level(),
+            state: self.state,
+            start_fen,
+            history: &history,
+            status: &view.status,
+            moves: &view.moves,
+            warnings: &view.warnings,
+            clock: self.clock_json(Instant::now()),
+            players: self.players(),
+            offers: self.offers,
+            outcome: self.outcome,
+            rematch: self.rematch_id.as_deref(),
+            presence: self.presence(Instant::now()),
+        }))
     }
 
     fn ai_level(&self) -> Option<u8> {
@@ -1390,7 +1379,7 @@ impl RoomActor {
     }
 
     fn presence_msg(&self) -> Utf8Bytes {
-        encode("presence", None, &self.presence(Instant::now()))
+        encode(&ServerMsg::Presence(self.presence(Instant::now())))
     }
 
     /// Sends `presence` to everyone when a connection status or countdown
