@@ -97,12 +97,10 @@ fn clock_config(clock: Option<ClockRequest>) -> Result<Option<ClockConfig>, ApiE
     }))
 }
 
-async fn create(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<CreateRequest>, JsonRejection>,
-) -> Result<Response, ApiError> {
-    let Json(req) = body?;
+/// The request's checks beyond its JSON shape: the clock's ranges, the
+/// combinations `local` forbids, and a start position that is legal and
+/// not already over. Returns the clock.
+fn check_request(req: &CreateRequest) -> Result<Option<ClockConfig>, ApiError> {
     let clock = clock_config(req.clock)?;
     if req.local && (req.ai_level.is_some() || req.public) {
         return Err(ApiError::BadRequest(
@@ -119,6 +117,16 @@ async fn create(
             )));
         }
     }
+    Ok(clock)
+}
+
+async fn create(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Json<CreateRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    let clock = check_request(&req)?;
     if let Err(wait) = app.0.room_limit.check(peer.ip()) {
         return Err(ApiError::RateLimited(wait.as_secs().max(1)));
     }
