@@ -161,72 +161,63 @@ impl RoomActor {
         }
     }
 
-    /// The draw, takeback and rematch offers of seat `me`.
+    /// The draw, takeback and rematch offers of seat `me`: decided by
+    /// [`offers::decide`] without changing anything, then committed and
+    /// applied.
     async fn offer_cmd(&mut self, me: Color, msg: ClientMsg) -> Acted {
-        match msg {
-            ClientMsg::DrawOffer => {
-                self.require_playing()?;
-                if self.offers.draw == Some(!me) {
-                    return self.draw_agreed().await;
-                }
-                if self.ai_seat(!me).is_some() {
-                    self.offer_event(Event::Offer, OfferKind::Draw, me, self.offers)
-                        .await?;
-                    return self
-                        .offer_event(Event::Decline, OfferKind::Draw, !me, self.offers)
-                        .await;
-                }
-                if self.offers.draw == Some(me) {
-                    return Ok(());
-                }
-                let offers = Offers {
-                    draw: Some(me),
-                    ..self.offers
+        use offers::{Decision, OfferMsg, Phase};
+        let msg = match msg {
+            ClientMsg::DrawOffer => OfferMsg::Offer(OfferKind::Draw),
+            ClientMsg::DrawAccept => OfferMsg::Accept(OfferKind::Draw),
+            ClientMsg::DrawDecline => OfferMsg::Decline(OfferKind::Draw),
+            ClientMsg::TakebackOffer => OfferMsg::Offer(OfferKind::Takeback),
+            ClientMsg::TakebackAccept => OfferMsg::Accept(OfferKind::Takeback),
+            ClientMsg::TakebackDecline => OfferMsg::Decline(OfferKind::Takeback),
+            ClientMsg::RematchOffer => OfferMsg::Offer(OfferKind::Rematch),
+            ClientMsg::RematchAccept => OfferMsg::Accept(OfferKind::Rematch),
+            ClientMsg::RematchDecline => OfferMsg::Decline(OfferKind::Rematch),
+            _ => return Ok(()),
+        };
+        let phase = match (self.outcome, self.state) {
+            (Some(_), _) => Phase::Finished {
+                rematch_agreed: self.rematch_id.is_some(),
+            },
+            (None, RoomState::Waiting) => Phase::Waiting,
+            (None, _) => Phase::Playing,
+        };
+        let ctx = offers::Context {
+            phase,
+            opponent_is_ai: self.ai_seat(!me).is_some(),
+            can_take_back: self.plies_to_undo(me).is_some(),
+            opponent_can_take_back: self.plies_to_undo(!me).is_some(),
+        };
+        let decision =
+            offers::decide(self.offers, ctx, me, msg).map_err(|(code, text)| refuse(code, text))?;
+        match decision {
+            Decision::Nothing => Ok(()),
+            Decision::Announce {
+                decline,
+                kind,
+                by,
+                after,
+            } => {
+                let make = if decline {
+                    Event::Decline
+                } else {
+                    Event::Offer
                 };
+                self.offer_event(make, kind, by, after).await
+            }
+            Decision::AiDeclinesDraw => {
+                let offers = self.offers;
                 self.offer_event(Event::Offer, OfferKind::Draw, me, offers)
+                    .await?;
+                self.offer_event(Event::Decline, OfferKind::Draw, !me, offers)
                     .await
             }
-            ClientMsg::DrawAccept => {
-                self.require_playing()?;
-                if self.offers.draw != Some(!me) {
-                    return Err(refuse(ErrorCode::NoOffer, "no draw offer to accept"));
-                }
-                self.draw_agreed().await
-            }
-            ClientMsg::DrawDecline => self.decline(me, OfferKind::Draw).await,
-            ClientMsg::TakebackOffer => self.takeback_offer(me).await,
-            ClientMsg::TakebackAccept => {
-                self.require_playing()?;
-                if self.offers.takeback != Some(!me) {
-                    return Err(refuse(ErrorCode::NoOffer, "no takeback request to accept"));
-                }
-                self.takeback_for(!me).await
-            }
-            ClientMsg::TakebackDecline => self.decline(me, OfferKind::Takeback).await,
-            ClientMsg::RematchOffer => {
-                self.require_finished()?;
-                if self.offers.rematch == Some(!me) || self.ai_seat(!me).is_some() {
-                    return self.rematch().await;
-                }
-                if self.offers.rematch == Some(me) {
-                    return Ok(());
-                }
-                let offers = Offers {
-                    rematch: Some(me),
-                    ..self.offers
-                };
-                self.offer_event(Event::Offer, OfferKind::Rematch, me, offers)
-                    .await
-            }
-            ClientMsg::RematchAccept => {
-                self.require_finished()?;
-                if self.offers.rematch != Some(!me) {
-                    return Err(refuse(ErrorCode::NoOffer, "no rematch offer to accept"));
-                }
-                self.rematch().await
-            }
-            ClientMsg::RematchDecline => self.decline(me, OfferKind::Rematch).await,
-            _ => Ok(()),
+            Decision::DrawAgreed => self.draw_agreed().await,
+            Decision::Takeback { who } => self.takeback_for(who).await,
+            Decision::Rematch => self.rematch().await,
         }
     }
 
@@ -239,16 +230,6 @@ impl RoomActor {
                 ErrorCode::NotStarted,
                 "nobody has taken the other seat yet",
             ));
-        }
-        Ok(())
-    }
-
-    pub(super) fn require_finished(&self) -> Acted {
-        if self.outcome.is_none() {
-            return Err(refuse(ErrorCode::NotFinished, "the game is not over"));
-        }
-        if self.rematch_id.is_some() {
-            return Err(refuse(ErrorCode::NoOffer, "the rematch is already agreed"));
         }
         Ok(())
     }
@@ -459,24 +440,6 @@ impl RoomActor {
         .await
     }
 
-    pub(super) async fn decline(&mut self, me: Color, kind: OfferKind) -> Acted {
-        let standing = match kind {
-            OfferKind::Draw => self.offers.draw,
-            OfferKind::Takeback => self.offers.takeback,
-            OfferKind::Rematch => self.offers.rematch,
-        };
-        if standing != Some(!me) {
-            return Err(refuse(ErrorCode::NoOffer, "no offer to decline"));
-        }
-        let mut offers = self.offers;
-        match kind {
-            OfferKind::Draw => offers.draw = None,
-            OfferKind::Takeback => offers.takeback = None,
-            OfferKind::Rematch => offers.rematch = None,
-        }
-        self.offer_event(Event::Decline, kind, me, offers).await
-    }
-
     /// Commits and broadcasts an `offer` / `decline` event leaving
     /// `offers` standing.
     pub(super) async fn offer_event(
@@ -499,28 +462,6 @@ impl RoomActor {
         self.offers = offers;
         self.emit(v, &make(OfferEvent { kind, by }));
         Ok(())
-    }
-
-    pub(super) async fn takeback_offer(&mut self, me: Color) -> Acted {
-        self.require_playing()?;
-        if self.plies_to_undo(me).is_none() {
-            return Err(refuse(
-                ErrorCode::CannotTakeback,
-                "you have no move to take back",
-            ));
-        }
-        if self.ai_seat(!me).is_some() || self.offers.takeback == Some(!me) {
-            return self.takeback_for(me).await;
-        }
-        if self.offers.takeback == Some(me) {
-            return Ok(());
-        }
-        let offers = Offers {
-            takeback: Some(me),
-            ..self.offers
-        };
-        self.offer_event(Event::Offer, OfferKind::Takeback, me, offers)
-            .await
     }
 
     /// How many plies to remove so that `who`'s last move is undone and it
