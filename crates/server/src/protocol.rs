@@ -546,6 +546,34 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_names_its_seat_with_as() {
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"draw_accept","as":"black"}"#),
+            Ok(ClientFrame {
+                seat: Some(Color::Black),
+                msg: ClientMsg::DrawAccept
+            })
+        );
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":0}}"#),
+            Ok(ClientFrame {
+                seat: None,
+                msg: ClientMsg::Move {
+                    uci: "e2e4".into(),
+                    ply: 0
+                }
+            })
+        );
+        // `"as"` inside `d` is not the frame's seat.
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"sync","d":{"v":3,"as":"white"}}"#).map(|f| f.seat),
+            Ok(None)
+        );
+        let e = ClientFrame::decode(r#"{"t":"resign","as":"red"}"#).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadMessage);
+    }
+
+    #[test]
     fn bad_frames_are_told_apart() {
         assert_eq!(
             ClientMsg::decode("nope").unwrap_err().code(),
