@@ -4,10 +4,16 @@
 //! once per event by [`encode`] and shared by every subscriber).
 
 use axum::extract::ws::Utf8Bytes;
-use chessplayx_rules::{ByColor, Claim, Color, EndReason, GameStatus, MoveInfo, MoveWarningInfo};
+use chessplayx_rules::{ByColor, Claim, Color, GameStatus, MoveInfo, MoveWarningInfo};
 use serde::{Deserialize, Serialize};
 
 use crate::store::RoomState;
+
+mod codes;
+mod ts;
+
+pub use codes::{EndReason, ErrorCode};
+pub use ts::typescript;
 
 /// A message from a client. Unit variants accept `{"t": "resign"}` with
 /// or without `d`.
@@ -59,26 +65,6 @@ pub enum ClientMsg {
     Ping,
 }
 
-/// The client message types, to tell an unknown `t` from bad fields.
-const CLIENT_TYPES: &[&str] = &[
-    "move",
-    "resign",
-    "abort",
-    "draw_offer",
-    "draw_accept",
-    "draw_decline",
-    "takeback_offer",
-    "takeback_accept",
-    "takeback_decline",
-    "claim",
-    "claim_victory",
-    "rematch_offer",
-    "rematch_accept",
-    "rematch_decline",
-    "sync",
-    "ping",
-];
-
 /// Why a client frame could not be decoded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
@@ -101,10 +87,10 @@ pub enum DecodeError {
 impl DecodeError {
     /// The `code` of the `error` message.
     #[must_use]
-    pub const fn code(&self) -> &'static str {
+    pub const fn code(&self) -> ErrorCode {
         match self {
-            Self::Malformed(_) | Self::BadFields { .. } => "bad_message",
-            Self::UnknownType(_) => "unknown_type",
+            Self::Malformed(_) | Self::BadFields { .. } => ErrorCode::BadMessage,
+            Self::UnknownType(_) => ErrorCode::UnknownType,
         }
     }
 }
@@ -126,95 +112,69 @@ impl ClientMsg {
             Err(e) => {
                 let raw: Raw = serde_json::from_str(text)
                     .map_err(|e| DecodeError::Malformed(e.to_string()))?;
-                if CLIENT_TYPES.contains(&raw.t.as_str()) {
+                // Is `t` itself unknown? Decode `t` alone: serde calls an
+                // unknown tag an "unknown variant" (its
+                // `de::Error::unknown_variant`), where a known one fails
+                // on its missing data or not at all. The message types are
+                // thus listed only by `ClientMsg` itself.
+                let alone = serde_json::json!({ "t": raw.t });
+                let unknown = serde_json::from_value::<Self>(alone)
+                    .is_err_and(|e| e.to_string().starts_with("unknown variant"));
+                if unknown {
+                    let mut t = raw.t;
+                    t.truncate(64);
+                    Err(DecodeError::UnknownType(t))
+                } else {
                     Err(DecodeError::BadFields {
                         t: raw.t,
                         reason: e.to_string(),
                     })
-                } else {
-                    let mut t = raw.t;
-                    t.truncate(64);
-                    Err(DecodeError::UnknownType(t))
                 }
             }
         }
     }
 }
 
-/// Why a game ended: a reason of the rules, or one of the room's.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EndKind {
-    /// Decided by the rules (checkmate, repetition, Xiangqi's rules, …).
-    Rules(EndReason),
-    /// A player resigned.
-    Resignation,
-    /// A clock reached zero.
-    Timeout,
-    /// A clock reached zero but the opponent could not have won by any
-    /// sequence of legal moves (lichess's rule): a draw.
-    TimeoutVsInsufficientMaterial,
-    /// A draw offer was accepted.
-    DrawAgreement,
-    /// Aborted before both sides moved.
-    Aborted,
-    /// The opponent stayed away past the countdown and the win was claimed.
-    Abandoned,
+/// A client frame for a room: the message and, from its optional
+/// top-level `as`, which of the connection's seats acts (a same-device
+/// connection holds both).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ClientFrame {
+    /// The seat named by `as`; `None` lets the room choose (the only seat
+    /// held, or the side to move for a connection holding both).
+    pub(crate) seat: Option<Color>,
+    /// The message.
+    pub(crate) msg: ClientMsg,
 }
 
-/// Every rules reason, to read stored names back.
-const RULE_REASONS: [EndReason; 17] = [
-    EndReason::Checkmate,
-    EndReason::Stalemate,
-    EndReason::KingExploded,
-    EndReason::HordeDestroyed,
-    EndReason::InsufficientMaterial,
-    EndReason::FivefoldRepetition,
-    EndReason::SeventyFiveMoves,
-    EndReason::ThreefoldRepetition,
-    EndReason::FiftyMoves,
-    EndReason::PerpetualCheck,
-    EndReason::PerpetualChase,
-    EndReason::MutualPerpetualCheck,
-    EndReason::MutualPerpetualChase,
-    EndReason::PerpetualCheckVsChase,
-    EndReason::MovesRule,
-    EndReason::ProgressRule,
-    EndReason::EffectiveRule,
-];
-
-impl EndKind {
-    /// The snake_case name on the wire and in the database.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Rules(r) => r.name(),
-            Self::Resignation => "resignation",
-            Self::Timeout => "timeout",
-            Self::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
-            Self::DrawAgreement => "draw_agreement",
-            Self::Aborted => "aborted",
-            Self::Abandoned => "abandoned",
-        }
-    }
-
-    /// Reads a stored name.
-    #[must_use]
-    pub fn parse(name: &str) -> Option<Self> {
-        Some(match name {
-            "resignation" => Self::Resignation,
-            "timeout" => Self::Timeout,
-            "timeout_vs_insufficient_material" => Self::TimeoutVsInsufficientMaterial,
-            "draw_agreement" => Self::DrawAgreement,
-            "aborted" => Self::Aborted,
-            "abandoned" => Self::Abandoned,
-            _ => Self::Rules(RULE_REASONS.into_iter().find(|r| r.name() == name)?),
-        })
-    }
+#[derive(Deserialize)]
+struct RawAs {
+    #[serde(default, rename = "as")]
+    seat: Option<Color>,
 }
 
-impl Serialize for EndKind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
+impl ClientFrame {
+    /// Decodes one text frame of a room connection.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClientMsg::decode`], and a `bad_message` when `as` is not a
+    /// colour.
+    pub(crate) fn decode(text: &str) -> Result<Self, DecodeError> {
+        let msg = ClientMsg::decode(text)?;
+        // Most frames carry no `as`: read the frame a second time only
+        // when it may.
+        let seat = if text.contains("\"as\"") {
+            serde_json::from_str::<RawAs>(text)
+                .map_err(|e| DecodeError::BadFields {
+                    t: "as".to_owned(),
+                    reason: e.to_string(),
+                })?
+                .seat
+        } else {
+            None
+        };
+        Ok(Self { seat, msg })
     }
 }
 
@@ -224,7 +184,7 @@ pub struct RoomOutcome {
     /// `None`: a draw or an abort.
     pub winner: Option<Color>,
     /// Why.
-    pub reason: EndKind,
+    pub reason: EndReason,
 }
 
 /// The clocks as sent: remaining ms at the moment of sending.
@@ -304,8 +264,11 @@ pub struct StateMsg<'a> {
     pub id: &'a str,
     /// The game.
     pub variant: chessplayx_rules::Variant,
-    /// This connection's seat.
+    /// This connection's seat when it holds exactly one.
     pub you: Option<Color>,
+    /// Every seat this connection holds: none (a spectator), one (a
+    /// player), or both (a same-device game).
+    pub seats: &'a [Color],
     /// Listed in the lobby.
     pub public: bool,
     /// The AI's level in an AI room.
@@ -430,48 +393,112 @@ pub struct AckMsg {
 #[derive(Clone, Debug, Serialize)]
 pub struct ErrorMsg<'a> {
     /// Machine-readable code.
-    pub code: &'a str,
+    pub code: ErrorCode,
     /// Human-readable text.
     pub message: &'a str,
 }
 
+/// A message the server sends that is not a room event (no `v`): its
+/// type is the variant's snake_case name (`t`), its data `d`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "t", content = "d", rename_all = "snake_case")]
+pub(crate) enum ServerMsg<'a> {
+    /// The whole room.
+    State(StateMsg<'a>),
+    /// The seat an invite took.
+    Seat(SeatMsg<'a>),
+    /// A move committed.
+    Ack(AckMsg),
+    /// Connection status of both seats.
+    Presence(ByColor<PresenceSide>),
+    /// A refusal.
+    Error(ErrorMsg<'a>),
+    /// The answer to `ping`.
+    Pong,
+    /// The lobby's snapshot.
+    Lobby(LobbySnapshot<'a>),
+}
+
+/// A room event: what changes the game, numbered by the room (`v`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "t", content = "d", rename_all = "snake_case")]
+pub(crate) enum Event<'a> {
+    /// A move.
+    Move(MoveEvent<'a>),
+    /// The end.
+    End(EndEvent),
+    /// Moves taken back.
+    Takeback(TakebackEvent<'a>),
+    /// An offer made.
+    Offer(OfferEvent),
+    /// An offer declined.
+    Decline(OfferEvent),
+    /// A seat taken.
+    Joined(JoinedEvent),
+    /// The rematch room.
+    Rematch(RematchEvent<'a>),
+}
+
+/// An event with its number: `{"t", "d", "v"}`.
 #[derive(Serialize)]
-struct Envelope<'a, T> {
-    t: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    v: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    d: Option<&'a T>,
+struct Numbered<'a> {
+    #[serde(flatten)]
+    event: &'a Event<'a>,
+    v: u64,
 }
 
-/// Encodes `{"t": t, "v": v, "d": d}` once, to be shared by every
-/// subscriber (cloning the result is a reference-count increment).
-#[must_use]
-pub(crate) fn encode<T: Serialize>(t: &str, v: Option<u64>, d: &T) -> Utf8Bytes {
-    let text = serde_json::to_string(&Envelope { t, v, d: Some(d) })
-        // Our own types serialize without error (string keys, no floats
-        // that could be NaN); an empty object keeps the client's parser
-        // happy should that ever change.
-        .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
-    Utf8Bytes::from(text)
+/// The lobby's counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct LobbyCounters {
+    /// Open WebSocket connections.
+    pub(crate) players_online: usize,
+    /// Rooms in play that someone is connected to.
+    pub(crate) games_playing: usize,
+    /// Public rooms waiting for an opponent.
+    pub(crate) rooms_waiting: usize,
 }
 
-/// Encodes a message without data.
+/// The lobby message's data (also the body of `GET /api/lobby`).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct LobbySnapshot<'a> {
+    /// The counters.
+    pub(crate) counters: LobbyCounters,
+    /// The open public rooms, newest first.
+    pub(crate) rooms: &'a [&'a crate::lobby::Listing],
+}
+
+/// Our own types serialize without error (string keys, no floats that
+/// could be NaN); should that ever change, an `internal` error keeps the
+/// client's parser on its feet.
+fn to_text<T: Serialize>(value: &T) -> Utf8Bytes {
+    Utf8Bytes::from(serde_json::to_string(value).unwrap_or_else(|_| {
+        r#"{"t":"error","d":{"code":"internal","message":"encoding failed"}}"#.to_owned()
+    }))
+}
+
+/// Encodes a message once, to be shared by every subscriber (cloning the
+/// result is a reference-count increment).
 #[must_use]
-pub(crate) fn encode_bare(t: &str) -> Utf8Bytes {
-    let text = serde_json::to_string(&Envelope::<()> {
-        t,
-        v: None,
-        d: None,
-    })
-    .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
-    Utf8Bytes::from(text)
+pub(crate) fn encode(msg: &ServerMsg<'_>) -> Utf8Bytes {
+    to_text(msg)
+}
+
+/// Encodes event number `v`.
+#[must_use]
+pub(crate) fn encode_event(v: u64, event: &Event<'_>) -> Utf8Bytes {
+    to_text(&Numbered { event, v })
 }
 
 /// An `error` message.
 #[must_use]
-pub(crate) fn error_msg(code: &str, message: &str) -> Utf8Bytes {
-    encode("error", None, &ErrorMsg { code, message })
+pub(crate) fn error_msg(code: ErrorCode, message: &str) -> Utf8Bytes {
+    encode(&ServerMsg::Error(ErrorMsg { code, message }))
+}
+
+/// A `pong`.
+#[must_use]
+pub(crate) fn pong() -> Utf8Bytes {
+    encode(&ServerMsg::Pong)
 }
 
 #[cfg(test)]
@@ -519,11 +546,42 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_names_its_seat_with_as() {
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"draw_accept","as":"black"}"#),
+            Ok(ClientFrame {
+                seat: Some(Color::Black),
+                msg: ClientMsg::DrawAccept
+            })
+        );
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":0}}"#),
+            Ok(ClientFrame {
+                seat: None,
+                msg: ClientMsg::Move {
+                    uci: "e2e4".into(),
+                    ply: 0
+                }
+            })
+        );
+        // `"as"` inside `d` is not the frame's seat.
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"sync","d":{"v":3,"as":"white"}}"#).map(|f| f.seat),
+            Ok(None)
+        );
+        let e = ClientFrame::decode(r#"{"t":"resign","as":"red"}"#).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadMessage);
+    }
+
+    #[test]
     fn bad_frames_are_told_apart() {
-        assert_eq!(ClientMsg::decode("nope").unwrap_err().code(), "bad_message");
+        assert_eq!(
+            ClientMsg::decode("nope").unwrap_err().code(),
+            ErrorCode::BadMessage
+        );
         assert_eq!(
             ClientMsg::decode(r#"{"d":{}}"#).unwrap_err().code(),
-            "bad_message"
+            ErrorCode::BadMessage
         );
         assert_eq!(
             ClientMsg::decode(r#"{"t":"fly"}"#),
@@ -535,52 +593,43 @@ mod tests {
             "{e:?}"
         );
         let e = ClientMsg::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":-1}}"#).unwrap_err();
-        assert_eq!(e.code(), "bad_message");
+        assert_eq!(e.code(), ErrorCode::BadMessage);
         let e = ClientMsg::decode(r#"{"t":"claim","d":{"claim":"because"}}"#).unwrap_err();
-        assert_eq!(e.code(), "bad_message");
+        assert_eq!(e.code(), ErrorCode::BadMessage);
+        // An unknown name inside `d` is a bad field, even one that is
+        // the message's own type.
+        let e = ClientMsg::decode(r#"{"t":"claim","d":{"claim":"claim"}}"#).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadMessage);
+        let e = ClientMsg::decode(r#"{"t":"sync","d":{"v":"x"}}"#).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadMessage);
     }
 
     #[test]
     fn envelopes_carry_v_only_for_events() {
         let ack: Value =
-            serde_json::from_str(&encode("ack", None, &AckMsg { ply: 3, v: 9 })).unwrap();
+            serde_json::from_str(&encode(&ServerMsg::Ack(AckMsg { ply: 3, v: 9 }))).unwrap();
         assert_eq!(ack, json!({"t": "ack", "d": {"ply": 3, "v": 9}}));
-        let offer: Value = serde_json::from_str(&encode(
-            "offer",
-            Some(4),
-            &OfferEvent {
+        let offer: Value = serde_json::from_str(&encode_event(
+            4,
+            &Event::Offer(OfferEvent {
                 kind: OfferKind::Draw,
                 by: Color::Black,
-            },
+            }),
         ))
         .unwrap();
         assert_eq!(
             offer,
             json!({"t": "offer", "v": 4, "d": {"kind": "draw", "by": "black"}})
         );
-        let pong: Value = serde_json::from_str(&encode_bare("pong")).unwrap();
+        let pong: Value = serde_json::from_str(&pong()).unwrap();
         assert_eq!(pong, json!({"t": "pong"}));
     }
 
     #[test]
-    fn end_kinds_round_trip_through_their_names() {
-        for r in RULE_REASONS {
-            assert_eq!(EndKind::parse(r.name()), Some(EndKind::Rules(r)));
-        }
-        for k in [
-            EndKind::Resignation,
-            EndKind::Timeout,
-            EndKind::TimeoutVsInsufficientMaterial,
-            EndKind::DrawAgreement,
-            EndKind::Aborted,
-            EndKind::Abandoned,
-        ] {
-            assert_eq!(EndKind::parse(k.name()), Some(k));
-        }
-        assert_eq!(EndKind::parse("boredom"), None);
+    fn outcomes_serialize_their_reason_by_name() {
         let o = RoomOutcome {
             winner: Some(Color::White),
-            reason: EndKind::Timeout,
+            reason: EndReason::Timeout,
         };
         assert_eq!(
             serde_json::to_value(o).unwrap(),

@@ -9,6 +9,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
+use chessplayx_engine::Level;
 use chessplayx_rules::{AnyGame, ByColor, Color, Variant};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
@@ -53,10 +54,13 @@ struct CreateRequest {
     color: ColorChoice,
     #[serde(default)]
     public: bool,
-    #[serde(default)]
-    ai_level: Option<u8>,
+    #[serde(default, deserialize_with = "super::api::optional_level")]
+    ai_level: Option<Level>,
     #[serde(default)]
     fen: Option<String>,
+    /// A same-device room: the creator holds both seats.
+    #[serde(default)]
+    local: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -64,6 +68,8 @@ struct CreateResponse {
     id: String,
     color: Color,
     seat_token: String,
+    /// Both seats' tokens in a same-device room (`None` otherwise).
+    seat_tokens: Option<ByColor<String>>,
     invite_url: Option<String>,
     spectate_url: String,
 }
@@ -91,19 +97,15 @@ fn clock_config(clock: Option<ClockRequest>) -> Result<Option<ClockConfig>, ApiE
     }))
 }
 
-async fn create(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<CreateRequest>, JsonRejection>,
-) -> Result<Response, ApiError> {
-    let Json(req) = body?;
+/// The request's checks beyond its JSON shape: the clock's ranges, the
+/// combinations `local` forbids, and a start position that is legal and
+/// not already over. Returns the clock.
+fn check_request(req: &CreateRequest) -> Result<Option<ClockConfig>, ApiError> {
     let clock = clock_config(req.clock)?;
-    if let Some(level) = req.ai_level
-        && !(1..=8).contains(&level)
-    {
-        return Err(ApiError::BadRequest(format!(
-            "ai_level must be 1 to 8, got {level}"
-        )));
+    if req.local && (req.ai_level.is_some() || req.public) {
+        return Err(ApiError::BadRequest(
+            "a same-device room (local) cannot have ai_level or be public".to_owned(),
+        ));
     }
     if let Some(fen) = req.fen.as_deref() {
         let game =
@@ -115,10 +117,22 @@ async fn create(
             )));
         }
     }
+    Ok(clock)
+}
+
+async fn create(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Json<CreateRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    let clock = check_request(&req)?;
     if let Err(wait) = app.0.room_limit.check(peer.ip()) {
         return Err(ApiError::RateLimited(wait.as_secs().max(1)));
     }
+    // In a same-device room `color` and `seat_token` are White's.
     let color = match req.color {
+        _ if req.local => Color::White,
         ColorChoice::White => Color::White,
         ColorChoice::Black => Color::Black,
         ColorChoice::Random => {
@@ -132,9 +146,14 @@ async fn create(
     let seat_token = new_token();
     let mut seats = ByColor::<SeatRecord>::default();
     seats.get_mut(color).token_hash = Some(hash_token(&seat_token));
+    let other_token = req.local.then(new_token);
     let (invite, state, public) = match req.ai_level {
+        None if req.local => {
+            seats.get_mut(!color).token_hash = other_token.as_deref().map(hash_token);
+            (None, RoomState::Playing, false)
+        }
         Some(level) => {
-            seats.get_mut(!color).ai_level = Some(level);
+            seats.get_mut(!color).ai_level = Some(level.number());
             (None, RoomState::Playing, false)
         }
         None => (Some(new_token()), RoomState::Waiting, req.public),
@@ -176,7 +195,13 @@ async fn create(
     }
     let id = record.id.clone();
     Registry::spawn(&app.0, record).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let seat_tokens = other_token.map(|other| {
+        let mut tokens = ByColor::new(seat_token.clone(), seat_token.clone());
+        *tokens.get_mut(!color) = other;
+        tokens
+    });
     let body = CreateResponse {
+        seat_tokens,
         invite_url: invite.map(|i| format!("/r/{id}?invite={i}")),
         spectate_url: format!("/r/{id}"),
         id,
