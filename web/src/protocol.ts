@@ -116,7 +116,10 @@ export interface RoomState {
   v: number;
   id: string;
   variant: VariantName;
+  /** The single seat this connection holds; `null` for spectators and for two-seat (same-device) connections. */
   you: Color | null;
+  /** Every seat this connection holds: [] spectator, [c] player, both for a same-device game. */
+  seats: Color[];
   public: boolean;
   ai_level: number | null;
   state: 'waiting' | 'playing' | 'finished';
@@ -183,7 +186,11 @@ export type ServerMsg =
   | { t: 'lobby'; d: Lobby };
 
 /** Messages the client sends on a room socket. */
-export type ClientMsg =
+export type ClientMsg = ClientBody & {
+  /** Which held seat acts (a two-seat connection); default: the side to move, or the only seat held. */
+  as?: Color;
+};
+type ClientBody =
   | { t: 'move'; d: { uci: string; ply: number } }
   | { t: 'claim'; d: { claim: ClaimKind } }
   | { t: 'sync'; d: { v: number } }
@@ -359,6 +366,13 @@ function offerKind(x: unknown): OfferKind {
   return x;
 }
 
+/** The seats a connection holds; a server without `seats` (older) implies them from `you`. */
+function parseSeats(x: unknown, you: unknown): Color[] {
+  if (x === undefined || x === null) return you === null || you === undefined ? [] : [color(you, 'you')];
+  const out = arr(x, 'seats').map((c) => color(c, 'seat'));
+  return COLORS.filter((c) => out.includes(c));
+}
+
 /** Decodes a full room `state`. */
 export function parseRoomState(x: unknown): RoomState {
   const o = obj(x, 'state');
@@ -372,6 +386,7 @@ export function parseRoomState(x: unknown): RoomState {
     id: str(o.id, 'id'),
     variant,
     you: nullable(o.you, (y) => color(y, 'you')),
+    seats: parseSeats(o.seats, o.you),
     public: o.public === true,
     ai_level: nullable(o.ai_level, (y) => num(y, 'ai_level')),
     state: st,
@@ -567,6 +582,16 @@ export function applyEvent(room: RoomState, m: EventMsg, now: number): ApplyResu
       break;
   }
   return { kind: 'applied', room: r };
+}
+
+/** `3:00`, `1:02:03`, and tenths under ten seconds (`9.5`). */
+export function formatClock(ms: number): string {
+  if (ms < 10000) return (Math.max(0, ms) / 1000).toFixed(1);
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
 /** The clock as it stands now, counting down the running side since it was received. */

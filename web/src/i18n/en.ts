@@ -72,7 +72,7 @@ export const en = {
   'piece.cancel': 'Cancel the move',
 
   'round.loading': 'Loading the game…',
-  'round.notFound': 'This game is not saved in this browser.',
+  'round.notFound': 'There is no such game: the link is wrong, or the game has expired.',
   'round.toMove': '{side} to move',
   'round.check': 'check',
   'round.thinking': 'The computer is thinking…',
@@ -97,6 +97,7 @@ export const en = {
   'room.spectate': 'Link for spectators',
   'room.copy': 'Copy',
   'room.copied': 'Copied.',
+  'room.continueElsewhere': 'Continue on another device',
   'room.oppGone': 'Your opponent has disconnected.',
   'room.oppGoneCountdown': 'Your opponent has disconnected. You may claim the win in {seconds} s.',
 
@@ -123,6 +124,8 @@ export const en = {
   'claim.threefold_repetition': 'Claim a draw (threefold repetition)',
   'claim.fifty_moves': 'Claim a draw (fifty-move rule)',
   'confirm.resign': 'Resign this game as {side}?',
+  'confirm.draw': '{asker} proposes a draw. {side}, do you accept?',
+  'confirm.takeback': '{asker} asks to take back the last move. {side}, do you allow it?',
 
   'warn.title': 'This move loses',
   'warn.loses': 'Under the Asian rules this move would lose the game: {reason}. Play it anyway?',
