@@ -9,7 +9,7 @@
 //   CHROMIUM         the browser (default /usr/bin/chromium)
 //   E2E_ONLY         run only the tests whose name contains this text
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -247,6 +247,68 @@ async function startLocal(page, variant, fen) {
   await page.waitForSelector('#typed-move');
 }
 
+/**
+ * What the player sees of an element: its box inside the viewport, not
+ * hidden, and its text colour against the first opaque background behind
+ * it (WCAG contrast ratio).
+ */
+async function looks(page, selector) {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return { ok: false, why: `${sel} missing` };
+    el.scrollIntoView({ block: 'center' });
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    let bgEl = el;
+    let bg = [255, 255, 255, 1];
+    while (bgEl) {
+      const c = rgb(getComputedStyle(bgEl).backgroundColor);
+      if (c.length >= 3 && (c[3] ?? 1) > 0.5) {
+        bg = c;
+        break;
+      }
+      bgEl = bgEl.parentElement;
+    }
+    const lum = ([r0, g0, b0]) => {
+      const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r0) + 0.7152 * f(g0) + 0.0722 * f(b0);
+    };
+    const [l1, l2] = [lum(rgb(cs.color)), lum(bg)].sort((a, b) => b - a);
+    const contrast = (l1 + 0.05) / (l2 + 0.05);
+    const inView = r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+    const visible = cs.visibility !== 'hidden' && cs.display !== 'none' && Number(cs.opacity) > 0.5;
+    return { ok: inView && visible && contrast >= 3, inView, visible, contrast, color: cs.color, text: el.textContent.trim() };
+  }, selector);
+}
+async function assertSeen(page, sel, what) {
+  const s = await looks(page, sel);
+  assert(s.ok, `${what} is drawn (${JSON.stringify(s)})`);
+  return s;
+}
+
+/** The pieces drawn on the board: inside it, with a picture, as `colour role@key`. */
+const drawnPieces = (page) =>
+  page.evaluate(() => {
+    const board = document.querySelector('.board-host cg-board');
+    const b = board.getBoundingClientRect();
+    return Array.from(board.querySelectorAll('piece'))
+      .filter((p) => !p.classList.contains('ghost'))
+      .filter((p) => {
+        const r = p.getBoundingClientRect();
+        const img = getComputedStyle(p).backgroundImage;
+        return r.width > 4 && r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && img && img !== 'none';
+      })
+      .map((p) => `${Array.from(p.classList).filter((c) => c === 'white' || c === 'black' || c.endsWith('-piece')).join(' ')}@${p.cgKey}`)
+      .sort();
+  });
+
+/** Clicks the export button and returns the downloaded text. */
+async function exported(page) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  return readFileSync(await dl.path(), 'utf8');
+}
+
 async function axe(page, name) {
   await page.addScriptTag({ path: path.join(web, 'node_modules/axe-core/axe.min.js') });
   const res = await page.evaluate(async () => {
@@ -300,19 +362,25 @@ test('same device: atomic explosion ends the game (king blown up), reload in the
   await page.context().close();
 });
 
-test('same device: horde, reload, resignation', async () => {
+test('same device: horde, reload, a takeback both players allow, resignation', async () => {
   const page = await newPage();
   await startLocal(page, 'horde');
   await typeMove(page, 'e5');
   await typeMove(page, 'e6');
+  await typeMove(page, 'd5');
   await page.reload();
+  await waitPlies(page, 3);
+  // a takeback on a shared screen: White asks, Black allows in the dialog, the server undoes White's move
+  await idle(page);
+  await page.click('#takeback');
+  await page.waitForSelector('dialog.confirm[open]');
+  await page.click('#dlg-yes');
   await waitPlies(page, 2);
+  await idle(page);
   await page.click('#resign');
   await page.click('#dlg-yes');
   await page.waitForSelector('.result');
   assert(/Black wins/.test(await page.textContent('.result')), 'white resigned');
-  await page.click('#takeback');
-  await page.waitForFunction(() => !document.querySelector('.result'));
   await shot(page, 'horde');
   await page.context().close();
 });
@@ -625,9 +693,17 @@ test(
     await shot(a, 'online-a');
     await shot(b, 'online-b');
     await shot(c, 'online-spectator');
+    // a rematch takes both players to the new room, colours swapped
+    const oldUrl = a.url();
     await a.click('#rematch');
     await b.click('#rematch-accept');
-    await a.waitForSelector('#to-rematch');
+    for (const p of [a, b]) await p.waitForFunction((u) => location.href !== u && /\/r\/\w+$/.test(location.pathname), oldUrl);
+    assert(a.url() === b.url(), `both players in the same new room: ${a.url()} ${b.url()}`);
+    await a.waitForSelector('text=You play Black');
+    await b.waitForSelector('text=You play White');
+    await b.waitForSelector('#typed-move');
+    await typeMove(b, 'e4');
+    await waitPlies(a, 1);
     for (const p of [a, b, c]) await p.context().close();
   },
   { online: true },
@@ -757,6 +833,127 @@ test('same device with a clock: runs after both sides moved, survives a reload',
   await typeMove(page, 'Nf3');
   await page.waitForSelector('.clock-black.running');
   assert(/^(3:00|2:5[89])$/.test(await page.textContent('.clock-black')), 'black still has its time');
+  await page.context().close();
+});
+
+const LONE_KING = '4k3/8/8/8/8/8/8/R3K3 w - - 0 1';
+
+/**
+ * The end of a flag-fall game against a lone king, on one page: the server's
+ * verdict drawn (a draw, White's clock at zero in the low-time colour), the
+ * three pieces on the board, and the export with the result and the moves.
+ */
+async function flagDrawSeen(page, sans, name) {
+  await page.waitForSelector('.result', { timeout: 30000 });
+  const text = await page.textContent('.result');
+  assert(/^Draw\b/.test(text) && /could no longer win/.test(text), `${name}: the server's verdict: ${text}`);
+  await assertSeen(page, '.result', `${name}: the result`);
+  const clock = await assertSeen(page, '.clock-white', `${name}: White's clock`);
+  assert(clock.text === '0.0', `${name}: White's clock ran out: ${clock.text}`);
+  const [r, g] = clock.color.match(/\d+/g).map(Number);
+  assert(r > 150 && g < 100, `${name}: the empty clock is drawn red (${clock.color})`);
+  const pieces = await drawnPieces(page);
+  assert(pieces.length === 3 && pieces.some((p) => p.startsWith('white r-piece')) && pieces.some((p) => p.startsWith('black k-piece')), `${name}: pieces drawn: ${pieces}`);
+  assert((await page.locator('#typed-move').count()) === 0, `${name}: no moves after the end`);
+  const pgn = await exported(page);
+  assert(/\[Result "1\/2-1\/2"\]/.test(pgn), `${name}: export result: ${pgn}`);
+  assert(/\[FEN "4k3\/8\/8\/8\/8\/8\/8\/R3K3 w - - 0 1"\]/.test(pgn), `${name}: export start position: ${pgn}`);
+  for (const san of sans) assert(pgn.includes(san), `${name}: export has ${san}: ${pgn}`);
+}
+
+/** Opens the "continue on another device" link in a fresh browser context (another device: no localStorage). */
+async function continueElsewhere(page) {
+  const link = await page.inputValue('#continue-link');
+  assert(/\/r\/[\w-]+#t=[\w-]+/.test(link), `continue link carries the tokens in the fragment: ${link}`);
+  const other = await newPage();
+  const seenPaths = [];
+  other.on('request', (r) => seenPaths.push(r.url()));
+  await other.goto(link);
+  await other.waitForSelector('#connection.conn-open');
+  assert(!other.url().includes('#t='), `the tokens leave the address bar: ${other.url()}`);
+  assert(seenPaths.every((u) => !u.includes(link.split('#t=')[1].split(',')[0]) || u.includes('/ws/')), 'the tokens go only to the room socket');
+  return other;
+}
+
+test('same device, 15 s clock, from a FEN: reload, continue on another device, a flag against a lone king is a draw, export', async () => {
+  const page = await newPage();
+  await page.goto(`${base}/?game=chess&fen=${encodeURIComponent(LONE_KING)}`);
+  await page.selectOption('#local-clock', '7');
+  await page.click('#start-local');
+  await page.waitForSelector('#typed-move');
+  assert((await page.textContent('.clock-white')) === '0:15', `a 15 s clock: ${await page.textContent('.clock-white')}`);
+  assert((await page.locator('.mode-line').textContent()).includes('Two players'), 'a same-device game');
+  await typeMove(page, 'Ra2');
+  await typeMove(page, 'Kd7');
+  await page.waitForSelector('.clock-white.running');
+  await page.reload();
+  await waitPlies(page, 2);
+  await page.waitForSelector('.clock-white.running');
+  const left = await page.textContent('.clock-white');
+  assert(/^(0:1[0-4]|\d\.\d)$/.test(left), `White's clock kept running across the reload: ${left}`);
+  await assertSeen(page, '.clock-white', 'the running clock');
+  await page.goto(base);
+  const saved = await page.textContent('.saved li');
+  assert(/Chess · two players · 1 move\b/.test(saved), `saved games count full moves: ${saved}`);
+  await page.click('.saved li a');
+  await waitPlies(page, 2);
+  const other = await continueElsewhere(page);
+  await waitPlies(other, 2);
+  assert((await moveList(other)) === 'Ra2 Kd7', `the other device shows the game: ${await moveList(other)}`);
+  await other.waitForSelector('#typed-move'); // and holds both seats
+  await flagDrawSeen(page, ['Ra2', 'Kd7'], 'same device');
+  await flagDrawSeen(other, ['Ra2', 'Kd7'], 'other device');
+  await shot(page, 'local-flag-draw');
+  // a spectator may download it too
+  const id = new URL(page.url()).pathname.split('/').pop();
+  const watcher = await newPage();
+  await watcher.goto(`${base}/r/${id}`);
+  await watcher.waitForSelector('.result');
+  assert(/\[Result "1\/2-1\/2"\]/.test(await exported(watcher)), 'spectator export');
+  for (const p of [page, other, watcher]) await p.context().close();
+});
+
+test('against the computer, 15 s clock, from a FEN: reload, continue on another device, a flag against a lone king is a draw, export', async () => {
+  const page = await newPage();
+  await page.goto(`${base}/?game=chess&fen=${encodeURIComponent(LONE_KING)}`);
+  await page.selectOption('#ai-level', '1');
+  await page.selectOption('#ai-color', 'white');
+  await page.selectOption('#ai-clock', '7');
+  await page.click('#start-ai');
+  await page.waitForSelector('#typed-move');
+  await typeMove(page, 'Ra2');
+  await waitPlies(page, 2);
+  await page.waitForSelector('.clock-white.running');
+  const sans = (await moveList(page)).split(' ');
+  await page.reload();
+  await waitPlies(page, 2);
+  await page.waitForSelector('.clock-white.running');
+  assert((await page.locator('.mode-line').textContent()).includes('level 1'), 'a computer game');
+  const other = await continueElsewhere(page);
+  await waitPlies(other, 2);
+  await flagDrawSeen(page, sans, 'computer game');
+  await flagDrawSeen(other, sans, 'computer game, other device');
+  await shot(page, 'ai-flag-draw');
+  for (const p of [page, other]) await p.context().close();
+});
+
+test('an unknown room link says there is no such game and stops asking', async () => {
+  const page = await newPage();
+  let asks = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('doesnotexist')) asks++;
+  });
+  page.on('websocket', (ws) => {
+    if (ws.url().includes('doesnotexist')) asks++;
+  });
+  await page.goto(`${base}/r/doesnotexist`);
+  await page.waitForSelector('#no-such-game', { timeout: 5000 });
+  const s = await assertSeen(page, '#no-such-game h1', 'the no-such-game message');
+  assert(/no such game/.test(s.text), `says so: ${s.text}`);
+  const n = asks;
+  await page.waitForTimeout(2500);
+  assert(asks === n, `no polling: ${n} requests, then ${asks}`);
+  assert((await page.locator('text=Loading the game').count()) === 0, 'not loading');
   await page.context().close();
 });
 
