@@ -517,6 +517,9 @@ test('keyboard: arrows step through the moves, Home and End jump, the board foll
   await waitPiece(page, 'b8', 'black n-piece');
   await waitPiece(page, 'f3', 'white n-piece');
   assert((await current()) === 'Nf3', `one back: ${await current()}`);
+  // the turn line speaks of the position shown, not of the live game (White to move there)
+  await page.waitForFunction(() => /Black to move/.test(document.querySelector('.turn')?.textContent ?? ''));
+  await assertSeen(page, '.turn', 'the turn line');
   assert((await page.locator('#typed-move').count()) === 0, 'no typing while looking at an earlier position');
   await page.keyboard.press('ArrowLeft');
   await waitPiece(page, 'g1', 'white n-piece');
@@ -531,6 +534,7 @@ test('keyboard: arrows step through the moves, Home and End jump, the board foll
   assert((await pieceOn(page, 'e7')) === 'black p-piece' && (await current()) === 'e4', `after 1.e4: ${await current()}, e7 ${await pieceOn(page, 'e7')}`);
   await page.keyboard.press('End');
   await waitPiece(page, 'c6', 'black n-piece');
+  await page.waitForFunction(() => /White to move/.test(document.querySelector('.turn')?.textContent ?? ''));
   await page.waitForSelector('#typed-move');
   await page.keyboard.press('ArrowRight'); // nothing after the live position
   assert((await current()) === 'Nc6', 'End is the live position');
@@ -574,6 +578,19 @@ test('promotion picker: knight', async () => {
   await clickMove(page, 'b7', 'a8');
   await page.waitForSelector('.promotion-picker');
   await shot(page, 'promotion-picker');
+  // each choice shows White's piece picture (not a blank box)
+  const choices = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('.promotion-picker button.promo'), (b) => {
+      const r = b.getBoundingClientRect();
+      return { cls: b.className, img: getComputedStyle(b).backgroundImage, w: r.width, h: r.height };
+    }),
+  );
+  assert(choices.length === 4, `four choices: ${choices.length}`);
+  for (const c of choices) {
+    assert(c.cls.includes('white'), `a choice of White's pieces: ${c.cls}`);
+    assert(c.img.startsWith('url(') && c.w > 20 && c.h > 20, `a piece picture in ${c.cls}: ${c.img.slice(0, 40)} ${c.w}×${c.h}`);
+  }
+  assert(new Set(choices.map((c) => c.img)).size === 4, 'four different pictures');
   await page.click('.promotion-picker .promo-n');
   await waitPlies(page, 9);
   assert((await page.textContent('ol.moves')).includes('bxa8=N'), 'underpromotion played');
@@ -935,6 +952,19 @@ test('against the computer, 15 s clock, from a FEN: reload, continue on another 
   await flagDrawSeen(other, sans, 'computer game, other device');
   await shot(page, 'ai-flag-draw');
   for (const p of [page, other]) await p.context().close();
+});
+
+test('a game from a FEN numbers its moves from the FEN; the footer version has no doubled v', async () => {
+  const page = await newPage();
+  await startLocal(page, 'chess', '4k3/8/8/8/8/8/8/R3K3 b - - 0 23');
+  await typeMove(page, 'Kd7');
+  await typeMove(page, 'Ra7+');
+  const items = await page.evaluate(() => Array.from(document.querySelectorAll('ol.moves li'), (li) => ({ value: li.value, cls: li.className, text: li.textContent.trim() })));
+  assert(items[0]?.value === 23 && items[0].cls === 'b' && items[1]?.value === 24 && items[1].cls === 'w', `numbered from the FEN: ${JSON.stringify(items)}`);
+  await page.waitForFunction(() => /Version \S/.test(document.getElementById('version')?.textContent ?? ''));
+  const version = await page.textContent('#version');
+  assert(/^Version \d/.test(version), `footer: ${version}`);
+  await page.context().close();
 });
 
 test('an unknown room link says there is no such game and stops asking', async () => {

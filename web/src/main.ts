@@ -101,9 +101,10 @@ render();
 api
   .version()
   .then((v) => {
-    versionText = v;
+    // the server's line is "0.1.0 · commit"; an older server wrote "v0.1.0": never show the v twice
+    versionText = v.replace(/^v(?=\d)/, '');
     const el = document.getElementById('version');
-    if (el) el.textContent = t('footer.version', { version: v });
+    if (el) el.textContent = t('footer.version', { version: versionText });
   })
   .catch(() => {
     versionText = '?';
