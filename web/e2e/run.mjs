@@ -309,14 +309,14 @@ async function exported(page) {
   return readFileSync(await dl.path(), 'utf8');
 }
 
-async function axe(page, name) {
+async function axe(page, name, { strict = false } = {}) {
   await page.addScriptTag({ path: path.join(web, 'node_modules/axe-core/axe.min.js') });
   const res = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
   });
-  const bad = res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const bad = strict ? res : res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert(bad.length === 0, `${name}: axe violations ${JSON.stringify(bad)}`);
   return res.length;
 }
@@ -1030,7 +1030,16 @@ test('phone width: 375 px, rules pages, accessibility', async () => {
     const firstRank = await page.textContent('figure.diagram .coords-ranks span');
     assert(firstRank === (g === 'xiangqi' ? '10' : '8'), `rules diagram of ${g} labelled from rank ${firstRank}`);
     assert((await page.locator(`a[href="/?game=${g}"]`).count()) >= 1, `rules page links to playing ${g}`);
-    await axe(page, `rules ${g}`);
+    await axe(page, `rules ${g}`, { strict: true });
+    // the review date once, the sources as links
+    const text = await page.textContent('article.rules');
+    assert((text.match(/reviewed/gi) ?? []).length === 1, `${g}: one review date`);
+    const sources = await page.evaluate(() => {
+      const h = Array.from(document.querySelectorAll('article.rules h2')).find((x) => x.textContent === 'Sources');
+      const ul = h?.nextElementSibling;
+      return ul ? Array.from(ul.querySelectorAll('li'), (li) => li.querySelectorAll('a[href^="https://"]').length) : [];
+    });
+    assert(sources.length > 0 && sources.every((n) => n > 0), `${g}: every source is a link ${JSON.stringify(sources)}`);
     await shot(page, `rules-${g}`);
   }
   await page.context().close();
