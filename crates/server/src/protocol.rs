@@ -141,6 +141,49 @@ impl ClientMsg {
     }
 }
 
+/// A client frame for a room: the message and, from its optional
+/// top-level `as`, which of the connection's seats acts (a same-device
+/// connection holds both).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ClientFrame {
+    /// The seat named by `as`; `None` lets the room choose (the only seat
+    /// held, or the side to move for a connection holding both).
+    pub(crate) seat: Option<Color>,
+    /// The message.
+    pub(crate) msg: ClientMsg,
+}
+
+#[derive(Deserialize)]
+struct RawAs {
+    #[serde(default, rename = "as")]
+    seat: Option<Color>,
+}
+
+impl ClientFrame {
+    /// Decodes one text frame of a room connection.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClientMsg::decode`], and a `bad_message` when `as` is not a
+    /// colour.
+    pub(crate) fn decode(text: &str) -> Result<Self, DecodeError> {
+        let msg = ClientMsg::decode(text)?;
+        // Most frames carry no `as`: read the frame a second time only
+        // when it may.
+        let seat = if text.contains("\"as\"") {
+            serde_json::from_str::<RawAs>(text)
+                .map_err(|e| DecodeError::BadFields {
+                    t: "as".to_owned(),
+                    reason: e.to_string(),
+                })?
+                .seat
+        } else {
+            None
+        };
+        Ok(Self { seat, msg })
+    }
+}
+
 /// Why a game ended: a reason of the rules, or one of the room's.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EndKind {
@@ -304,8 +347,11 @@ pub struct StateMsg<'a> {
     pub id: &'a str,
     /// The game.
     pub variant: chessplayx_rules::Variant,
-    /// This connection's seat.
+    /// This connection's seat when it holds exactly one.
     pub you: Option<Color>,
+    /// Every seat this connection holds: none (a spectator), one (a
+    /// player), or both (a same-device game).
+    pub seats: &'a [Color],
     /// Listed in the lobby.
     pub public: bool,
     /// The AI's level in an AI room.

@@ -56,6 +56,9 @@ struct CreateRequest {
     ai_level: Option<u8>,
     #[serde(default)]
     fen: Option<String>,
+    /// A same-device room: the creator holds both seats.
+    #[serde(default)]
+    local: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -63,6 +66,8 @@ struct CreateResponse {
     id: String,
     color: Color,
     seat_token: String,
+    /// Both seats' tokens in a same-device room (`None` otherwise).
+    seat_tokens: Option<ByColor<String>>,
     invite_url: Option<String>,
     spectate_url: String,
 }
@@ -97,6 +102,11 @@ async fn create(
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
     let clock = clock_config(req.clock)?;
+    if req.local && (req.ai_level.is_some() || req.public) {
+        return Err(ApiError::BadRequest(
+            "a same-device room (local) cannot have ai_level or be public".to_owned(),
+        ));
+    }
     if let Some(level) = req.ai_level
         && !(1..=8).contains(&level)
     {
@@ -117,7 +127,9 @@ async fn create(
     if let Err(wait) = app.0.room_limit.check(peer.ip()) {
         return Err(ApiError::RateLimited(wait.as_secs().max(1)));
     }
+    // In a same-device room `color` and `seat_token` are White's.
     let color = match req.color {
+        _ if req.local => Color::White,
         ColorChoice::White => Color::White,
         ColorChoice::Black => Color::Black,
         ColorChoice::Random => {
@@ -131,7 +143,12 @@ async fn create(
     let seat_token = new_token();
     let mut seats = ByColor::<SeatRecord>::default();
     seats.get_mut(color).token_hash = Some(hash_token(&seat_token));
+    let other_token = req.local.then(new_token);
     let (invite, state, public) = match req.ai_level {
+        None if req.local => {
+            seats.get_mut(!color).token_hash = other_token.as_deref().map(hash_token);
+            (None, RoomState::Playing, false)
+        }
         Some(level) => {
             seats.get_mut(!color).ai_level = Some(level);
             (None, RoomState::Playing, false)
@@ -175,7 +192,13 @@ async fn create(
     }
     let id = record.id.clone();
     Registry::spawn(&app.0, record).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let seat_tokens = other_token.map(|other| {
+        let mut tokens = ByColor::new(seat_token.clone(), seat_token.clone());
+        *tokens.get_mut(!color) = other;
+        tokens
+    });
     let body = CreateResponse {
+        seat_tokens,
         invite_url: invite.map(|i| format!("/r/{id}?invite={i}")),
         spectate_url: format!("/r/{id}"),
         id,

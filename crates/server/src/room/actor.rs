@@ -98,7 +98,32 @@ impl Logged {
 struct Sub {
     id: u64,
     tx: mpsc::Sender<Outgoing>,
-    color: Option<Color>,
+    /// The seats it holds (both for a same-device connection).
+    seats: Held,
+}
+
+/// The seats one connection holds.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Held(ByColor<bool>);
+
+impl Held {
+    fn holds(self, c: Color) -> bool {
+        *self.0.get(c)
+    }
+
+    /// The held colours, White first.
+    fn list(self) -> Vec<Color> {
+        Color::ALL.into_iter().filter(|&c| self.holds(c)).collect()
+    }
+
+    /// The seat when exactly one is held (`you` of `state`).
+    fn single(self) -> Option<Color> {
+        match (self.0.white, self.0.black) {
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            _ => None,
+        }
+    }
 }
 
 /// The derived views of the position for one message. Not kept between
@@ -345,13 +370,17 @@ impl RoomActor {
             RoomCmd::Join { auth, v, tx, reply } => self.join(*auth, v, tx, reply).await,
             RoomCmd::Leave { sub } => self.leave(sub),
             RoomCmd::Client { sub, msg } => {
-                let Some(color) = self.subs.iter().find(|s| s.id == sub).map(|s| s.color) else {
+                let Some(held) = self.subs.iter().find(|s| s.id == sub).map(|s| s.seats) else {
                     return;
                 };
-                if let Err(r) = self.client(sub, color, msg).await {
+                let acted = match self.acting_seat(held, msg.seat) {
+                    Ok(acting) => self.client(sub, held, acting, msg.msg).await,
+                    Err(r) => Err(r),
+                };
+                if let Err(r) = acted {
                     self.send_to(sub, error_msg(r.code, &r.message));
                     if r.code == "stale" {
-                        let state = self.state_msg(color);
+                        let state = self.state_msg(held);
                         self.send_to(sub, state);
                     }
                 }
@@ -364,6 +393,27 @@ impl RoomActor {
                 let _gone = reply.send(self.export());
             }
         }
+    }
+
+    /// The seat a message acts for: the one `as` names (it must be held),
+    /// else the only seat held, else for a connection holding both the
+    /// side to move (White once the game is over); `None` for spectators.
+    fn acting_seat(&self, held: Held, named: Option<Color>) -> Result<Option<Color>, Refusal> {
+        if let Some(c) = named {
+            return if held.holds(c) {
+                Ok(Some(c))
+            } else {
+                Err(refuse(
+                    "not_a_player",
+                    format!("you do not hold the {c} seat"),
+                ))
+            };
+        }
+        Ok(match (held.holds(Color::White), held.holds(Color::Black)) {
+            (true, true) if self.outcome.is_some() => Some(Color::White),
+            (true, true) => Some(self.game.turn()),
+            _ => held.single(),
+        })
     }
 
     fn seat_of_token(&self, token: &str) -> Option<Color> {
@@ -380,14 +430,19 @@ impl RoomActor {
         tx: mpsc::Sender<Outgoing>,
         reply: tokio::sync::oneshot::Sender<JoinReply>,
     ) {
-        let mut color = auth.token.as_deref().and_then(|t| self.seat_of_token(t));
+        let mut held = Held::default();
+        for token in auth.token.as_deref().unwrap_or("").split(',') {
+            if let Some(c) = self.seat_of_token(token) {
+                *held.0.get_mut(c) = true;
+            }
+        }
         let mut personal = Vec::new();
-        if color.is_none()
+        if held == Held::default()
             && let Some(invite) = auth.invite.as_deref()
         {
             match self.claim_invite(invite).await {
                 Ok((seat, token)) => {
-                    color = Some(seat);
+                    *held.0.get_mut(seat) = true;
                     personal.push(encode(
                         "seat",
                         None,
@@ -405,14 +460,18 @@ impl RoomActor {
         if reply.send(JoinReply::Joined { sub: id }).is_err() {
             return;
         }
-        self.subs.push(Sub { id, tx, color });
-        if let Some(c) = color {
+        self.subs.push(Sub {
+            id,
+            tx,
+            seats: held,
+        });
+        for c in held.list() {
             *self.conns.get_mut(c) += 1;
         }
         for msg in personal {
             self.send_to(id, msg);
         }
-        self.catch_up(id, color, v);
+        self.catch_up(id, held, v);
         // The newcomer always learns who is connected.
         let presence = self.presence_msg();
         self.send_to(id, presence);
@@ -461,7 +520,7 @@ impl RoomActor {
 
     /// Sends `sub` the events after `v` if the log still has them all,
     /// otherwise (or without `v`) the full state.
-    fn catch_up(&mut self, sub: u64, color: Option<Color>, v: Option<u64>) {
+    fn catch_up(&mut self, sub: u64, held: Held, v: Option<u64>) {
         if let Some(v) = v {
             if v == self.v {
                 return;
@@ -477,7 +536,7 @@ impl RoomActor {
                 return;
             }
         }
-        let state = self.state_msg(color);
+        let state = self.state_msg(held);
         self.send_to(sub, state);
     }
 
@@ -555,7 +614,7 @@ impl RoomActor {
 
     fn drop_sub(&mut self, index: usize) {
         let sub = self.subs.swap_remove(index);
-        if let Some(c) = sub.color {
+        for c in sub.seats.list() {
             let n = self.conns.get_mut(c);
             *n = n.saturating_sub(1);
         }
@@ -564,23 +623,29 @@ impl RoomActor {
         }
     }
 
-    async fn client(&mut self, sub: u64, color: Option<Color>, msg: ClientMsg) -> Acted {
+    async fn client(
+        &mut self,
+        sub: u64,
+        held: Held,
+        acting: Option<Color>,
+        msg: ClientMsg,
+    ) -> Acted {
         match msg {
             ClientMsg::Ping => {
                 self.send_to(sub, encode_bare("pong"));
                 return Ok(());
             }
             ClientMsg::Sync { v } => {
-                self.catch_up(sub, color, Some(v));
+                self.catch_up(sub, held, Some(v));
                 return Ok(());
             }
             _ => {}
         }
-        let Some(me) = color else {
+        let Some(me) = acting else {
             return Err(refuse("not_a_player", "spectators cannot act"));
         };
         match msg {
-            ClientMsg::Move { uci, ply } => self.client_move(sub, me, &uci, ply).await,
+            ClientMsg::Move { uci, ply } => self.client_move(sub, held, me, &uci, ply).await,
             ClientMsg::Resign => {
                 self.require_playing()?;
                 self.finish(RoomOutcome {
@@ -726,12 +791,13 @@ impl RoomActor {
         self.seats.get(color).ai_level
     }
 
-    async fn client_move(&mut self, sub: u64, me: Color, uci: &str, ply: u32) -> Acted {
+    async fn client_move(&mut self, sub: u64, held: Held, me: Color, uci: &str, ply: u32) -> Acted {
         let current = self.game.ply();
         let ply_index = usize::try_from(ply).unwrap_or(usize::MAX);
         if ply_index < current {
-            // Already played: the same move by the same side is a re-sent
-            // duplicate; anything else means the client is behind.
+            // Already played: the same move by a seat this connection
+            // holds is a re-sent duplicate; anything else means the
+            // client is behind.
             let mover = if ply_index % 2 == 0 {
                 self.game_first_mover()
             } else {
@@ -739,7 +805,7 @@ impl RoomActor {
             };
             if let Some(&v) = self.move_v.get(ply_index)
                 && self.game.uci_at(ply_index).as_deref() == Some(uci)
-                && mover == me
+                && held.holds(mover)
             {
                 let ack = encode("ack", None, &AckMsg { ply, v });
                 self.send_to(sub, ack);
@@ -1225,7 +1291,7 @@ impl RoomActor {
         }
     }
 
-    fn state_msg(&self, you: Option<Color>) -> Utf8Bytes {
+    fn state_msg(&self, held: Held) -> Utf8Bytes {
         let history: Vec<HistoryMove> = self
             .game
             .history()
@@ -1244,7 +1310,8 @@ impl RoomActor {
                 v: self.v,
                 id: &self.id,
                 variant: self.variant,
-                you,
+                you: held.single(),
+                seats: &held.list(),
                 public: self.public,
                 ai_level: self.ai_level(),
                 state: self.state,

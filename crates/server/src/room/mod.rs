@@ -23,7 +23,7 @@ pub(crate) use registry::{Registry, RoomLoadError};
 
 use crate::{
     bot::AiOutcome,
-    protocol::{ClientMsg, PlayerJson, RoomOutcome},
+    protocol::{ClientFrame, PlayerJson, RoomOutcome},
     store::{ClockConfig, RoomState},
 };
 
@@ -46,7 +46,8 @@ pub(crate) type Outgoing = Arc<Utf8Bytes>;
 /// What a connection presents to act in a room.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Auth {
-    /// A seat token.
+    /// Seat tokens, separated by commas (a same-device connection holds
+    /// both seats).
     pub(crate) token: Option<String>,
     /// An invite token (takes the free seat once).
     pub(crate) invite: Option<String>,
@@ -87,8 +88,8 @@ pub(crate) enum RoomCmd {
     Client {
         /// The sender's subscriber id.
         sub: u64,
-        /// The message.
-        msg: ClientMsg,
+        /// The message and the seat it acts for.
+        msg: ClientFrame,
     },
     /// An AI search finished.
     AiMove {

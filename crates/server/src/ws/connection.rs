@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use super::RoomQuery;
 use crate::{
     AppState,
-    protocol::{ClientMsg, encode_bare, error_msg},
+    protocol::{ClientFrame, ClientMsg, encode_bare, error_msg},
     ratelimit::Bucket,
     room::{Auth, JoinReply, Registry, RoomCmd, RoomHandle, SUBSCRIBER_QUEUE},
 };
@@ -170,8 +170,8 @@ pub(crate) async fn room_connection<S, E>(
                         break;
                     }
                 }
-                let reply = match ClientMsg::decode(&text) {
-                    Ok(ClientMsg::Ping) => encode_bare("pong"),
+                let reply = match ClientFrame::decode(&text) {
+                    Ok(ClientFrame { msg: ClientMsg::Ping, .. }) => encode_bare("pong"),
                     Ok(msg) => {
                         if handle.send(RoomCmd::Client { sub, msg }).await.is_err() {
                             break;
