@@ -322,6 +322,8 @@ export abstract class RoundView {
     if (typing && this.typed?.input.isConnected) this.typed.input.focus();
     const cur = list.querySelector('.current');
     if (cur && 'scrollIntoView' in cur) cur.scrollIntoView({ block: 'nearest' });
+    // new clock elements get their running / low-time look now, not at the next tick
+    this.renderClocks();
   }
 }
 
