@@ -181,7 +181,7 @@ fn a_killed_server_keeps_every_acknowledged_move() {
     let server = Server::start(&db);
     let (status, version) = server.http("GET", "/api/version", None);
     assert_eq!(status, 200);
-    assert!(version.contains("\"version\":\"v0.1.0 · "), "{version}");
+    assert!(version.contains("\"version\":\"0.1.0 · "), "{version}");
 
     let variants = ["chess", "horde", "atomic", "xiangqi"];
     let mut games: Vec<Game> = variants.iter().map(|v| open_game(&server, v)).collect();

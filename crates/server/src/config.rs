@@ -37,7 +37,17 @@ pub struct Config {
     pub ai_sched_idle: bool,
     /// How long a finished room with nobody connected stays in memory.
     pub idle_room: Duration,
-    /// The version line answered by `/api/version` (`v0.1.0 · <commit>`).
+    /// How long a write to a WebSocket may wait for the client to take
+    /// it. A client that stops reading is closed (and stops being counted)
+    /// at most this long after the write that found its buffers full, and
+    /// a closing handshake waits at most this long for the client's
+    /// answer. 10 s by default.
+    pub write_timeout: Duration,
+    /// The server's address as the world sees it (`https://example.org`),
+    /// for absolute links such as the `Site` of an export. Without it the
+    /// request's `Host` is used, over `http://`.
+    pub public_url: Option<PublicUrl>,
+    /// The version line answered by `/api/version` (`0.1.0 · <commit>`).
     pub version: String,
 }
 
@@ -55,7 +65,92 @@ impl Default for Config {
             ai_nice: 19,
             ai_sched_idle: true,
             idle_room: Duration::from_secs(300),
-            version: format!("v{} · unknown", env!("CARGO_PKG_VERSION")),
+            write_timeout: Duration::from_secs(10),
+            public_url: None,
+            version: format!("{} · unknown", env!("CARGO_PKG_VERSION")),
         }
+    }
+}
+
+/// The server's public base URL: `http://` or `https://`, a host (and
+/// maybe a port and a path prefix), no trailing `/`, nothing a PGN tag or
+/// a header could not carry. Built only by [`str::parse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicUrl(String);
+
+/// Why a `--public-url` was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PublicUrlError {
+    /// It does not start with `http://` or `https://`.
+    #[error("the public URL must start with http:// or https://, got {0:?}")]
+    Scheme(String),
+    /// Nothing after the scheme.
+    #[error("the public URL has no host: {0:?}")]
+    NoHost(String),
+    /// Spaces, quotes, backslashes or control characters.
+    #[error("the public URL has a space, quote, backslash or control character: {0:?}")]
+    Character(String),
+}
+
+impl PublicUrl {
+    /// The URL, without a trailing `/`.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for PublicUrl {
+    type Err = PublicUrlError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let rest = text
+            .strip_prefix("http://")
+            .or_else(|| text.strip_prefix("https://"))
+            .ok_or_else(|| PublicUrlError::Scheme(text.to_owned()))?;
+        if rest.is_empty() || rest.starts_with('/') {
+            return Err(PublicUrlError::NoHost(text.to_owned()));
+        }
+        let trimmed = text.trim_end_matches('/');
+        if trimmed
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\\'))
+        {
+            return Err(PublicUrlError::Character(text.to_owned()));
+        }
+        Ok(Self(trimmed.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_urls_are_checked_and_lose_their_trailing_slash() {
+        let ok: PublicUrl = "https://chess.example.org/".parse().unwrap();
+        assert_eq!(ok.as_str(), "https://chess.example.org");
+        let port: PublicUrl = "http://10.0.0.2:8080/play".parse().unwrap();
+        assert_eq!(port.as_str(), "http://10.0.0.2:8080/play");
+        assert!(matches!(
+            "chess.example.org".parse::<PublicUrl>(),
+            Err(PublicUrlError::Scheme(_))
+        ));
+        assert!(matches!(
+            "https://".parse::<PublicUrl>(),
+            Err(PublicUrlError::NoHost(_))
+        ));
+        assert!(matches!(
+            "https:///x".parse::<PublicUrl>(),
+            Err(PublicUrlError::NoHost(_))
+        ));
+        assert!(matches!(
+            "https://a b".parse::<PublicUrl>(),
+            Err(PublicUrlError::Character(_))
+        ));
+        assert!(matches!(
+            "https://a\"b".parse::<PublicUrl>(),
+            Err(PublicUrlError::Character(_))
+        ));
     }
 }

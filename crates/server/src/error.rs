@@ -28,6 +28,20 @@ pub enum ApiError {
     /// No such room (or no such API path).
     #[error("not found")]
     NotFound,
+    /// The path exists but not with this method (`PUT /api/health`).
+    #[error("method not allowed here")]
+    MethodNotAllowed,
+    /// The body is larger than the server reads
+    /// ([`MAX_BODY`](crate::http::MAX_BODY)).
+    #[error("the body is larger than {} bytes", crate::http::MAX_BODY)]
+    PayloadTooLarge,
+    /// A JSON endpoint was sent a body without
+    /// `Content-Type: application/json`.
+    #[error("expected a body with Content-Type: application/json")]
+    UnsupportedMediaType,
+    /// A browser page of another site asked for a WebSocket.
+    #[error("cross-origin WebSocket refused")]
+    CrossOrigin,
     /// Too many requests from this address; retry after this many seconds.
     #[error("too many rooms created from this address; retry in {0} s")]
     RateLimited(u64),
@@ -52,6 +66,10 @@ impl ApiError {
             Self::BadMove(_) => "bad_move",
             Self::GameOver(_) => "game_over",
             Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::CrossOrigin => "forbidden",
             Self::RateLimited(_) => "rate_limited",
             Self::Unavailable => "unavailable",
             Self::Store(_) | Self::Internal(_) => "internal",
@@ -65,6 +83,10 @@ impl ApiError {
             Self::BadRequest(_) | Self::BadFen(_) | Self::BadMove(_) => StatusCode::BAD_REQUEST,
             Self::GameOver(_) => StatusCode::CONFLICT,
             Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::CrossOrigin => StatusCode::FORBIDDEN,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Store(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -92,8 +114,67 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A JSON body axum could not take: too large (413), not declared as JSON
+/// (415), or not the expected JSON (400, with axum's reason, which names
+/// the field and position).
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
     fn from(rejection: axum::extract::rejection::JsonRejection) -> Self {
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType,
+            _ => Self::BadRequest(rejection.body_text()),
+        }
+    }
+}
+
+/// A request to a WebSocket endpoint that is not a WebSocket handshake.
+impl From<axum::extract::ws::rejection::WebSocketUpgradeRejection> for ApiError {
+    fn from(rejection: axum::extract::ws::rejection::WebSocketUpgradeRejection) -> Self {
+        match rejection.status() {
+            StatusCode::METHOD_NOT_ALLOWED => Self::MethodNotAllowed,
+            _ => Self::BadRequest(rejection.body_text()),
+        }
+    }
+}
+
+/// A query string that does not parse (`/ws/room/{id}?v=abc`).
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::QueryRejection) -> Self {
         Self::BadRequest(rejection.body_text())
+    }
+}
+
+/// The answer for a path that exists without the request's method (the
+/// router's one fallback for every route).
+pub(crate) async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_statuses_are_distinct_per_kind() {
+        let all = [
+            ApiError::BadRequest(String::new()),
+            ApiError::BadFen(String::new()),
+            ApiError::BadMove(String::new()),
+            ApiError::GameOver(String::new()),
+            ApiError::NotFound,
+            ApiError::MethodNotAllowed,
+            ApiError::PayloadTooLarge,
+            ApiError::UnsupportedMediaType,
+            ApiError::CrossOrigin,
+            ApiError::RateLimited(3),
+            ApiError::Unavailable,
+            ApiError::Internal(String::new()),
+        ];
+        for e in &all {
+            assert!(e.status().is_client_error() || e.status().is_server_error());
+            let same_code: Vec<_> = all.iter().filter(|o| o.code() == e.code()).collect();
+            // Codes shared only by errors of one status.
+            assert!(same_code.iter().all(|o| o.status() == e.status()), "{e:?}");
+        }
     }
 }

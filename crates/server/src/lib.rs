@@ -15,6 +15,7 @@
 mod bot;
 mod config;
 mod error;
+mod export;
 mod http;
 mod loadtest;
 mod lobby;
@@ -28,6 +29,7 @@ mod ws;
 
 use std::{
     future::Future,
+    io::IsTerminal as _,
     net::SocketAddr,
     sync::{Arc, atomic::AtomicUsize},
 };
@@ -36,7 +38,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 pub use bot::{AiError, AiOutcome, AiPool, AiRequest, AiStats, Picker, engine_picker};
-pub use config::Config;
+pub use config::{Config, PublicUrl, PublicUrlError};
 pub use error::ApiError;
 pub use loadtest::{AiPoolUse, LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
 pub use protocol::{
@@ -123,11 +125,14 @@ impl AppState {
     }
 }
 
-/// The whole HTTP + WebSocket application.
+/// The whole HTTP + WebSocket application. A known path asked with
+/// another method gets the JSON 405 of [`ApiError::MethodNotAllowed`]
+/// (set last: it applies to the routes registered before it).
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(ws::router())
         .merge(http::router(&state))
+        .method_not_allowed_fallback(error::method_not_allowed)
         .with_state(state)
 }
 
@@ -163,6 +168,10 @@ pub fn serve(config: Config, picker: Picker) -> Result<(), ServeError> {
     let _already = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(log_colours(
+            std::io::stderr().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        ))
         .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -174,12 +183,19 @@ pub fn serve(config: Config, picker: Picker) -> Result<(), ServeError> {
             .map_err(|source| ServeError::Bind { addr, source })?;
         let state = AppState::new(config, picker).await?;
         let local = listener.local_addr()?;
-        tracing::info!("chessplayx serving on http://{local}");
-        // The line scripts and tests wait for (the address with port 0
-        // resolved).
+        // Said once, on stdout: the line scripts and tests wait for (the
+        // address with port 0 resolved). The log on stderr does not repeat
+        // it, so a terminal that shows both does not read it twice.
         println!("listening on http://{local}");
         run(listener, state, shutdown_signal()).await
     })
+}
+
+/// Whether the log on stderr may use ANSI colours: only on a terminal,
+/// and not when `NO_COLOR` is set to anything non-empty (no-color.org). A
+/// log piped to a file or a service manager gets plain text.
+fn log_colours(stderr_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    stderr_is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty)
 }
 
 /// Runs [`loadtest`] on its own runtime (for the command line).
@@ -214,5 +230,20 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {}
         () = term => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::log_colours;
+
+    #[test]
+    fn colours_only_on_a_terminal_without_no_color() {
+        assert!(log_colours(true, None));
+        assert!(log_colours(true, Some(OsStr::new(""))));
+        assert!(!log_colours(true, Some(OsStr::new("1"))));
+        assert!(!log_colours(false, None));
     }
 }

@@ -14,7 +14,7 @@ use std::{
 use axum::extract::ws::Utf8Bytes;
 use chessplayx_rules::{Color, Variant};
 use serde::Serialize;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::{protocol::encode, store::ClockConfig};
 
@@ -66,10 +66,21 @@ pub(crate) struct Published {
     pub(crate) data: String,
 }
 
+/// What the lobby task is told.
+#[derive(Debug)]
+enum Input {
+    /// A room changed.
+    Update(LobbyUpdate),
+    /// A connection is about to send its first snapshot: publish one now
+    /// if anything changed since the last (the connection itself at
+    /// least), then answer.
+    Refresh(oneshot::Sender<()>),
+}
+
 /// The handle rooms and connections use.
 #[derive(Clone, Debug)]
 pub(crate) struct Lobby {
-    updates: mpsc::UnboundedSender<LobbyUpdate>,
+    updates: mpsc::UnboundedSender<Input>,
     snapshot: watch::Receiver<Published>,
 }
 
@@ -87,7 +98,18 @@ impl Lobby {
     pub(crate) fn update(&self, update: LobbyUpdate) {
         // The lobby task lives as long as the server; if it is gone the
         // server is stopping and nobody reads the lobby.
-        let _closed = self.updates.send(update);
+        let _closed = self.updates.send(Input::Update(update));
+    }
+
+    /// Brings the published snapshot up to date now instead of at the next
+    /// tick, so that a new connection's first message counts it (and
+    /// every other connection open at this moment). Returns at once if
+    /// the lobby task is gone.
+    pub(crate) async fn refresh(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.updates.send(Input::Refresh(done)).is_ok() {
+            let _gone = wait.await;
+        }
     }
 
     /// The latest published state.
@@ -119,41 +141,61 @@ fn render(open: &HashMap<String, Listing>, playing: usize, online: usize) -> Pub
     }
 }
 
+/// What the lobby task knows, and what it last published.
+#[derive(Default)]
+struct Board {
+    open: HashMap<String, Listing>,
+    playing: HashSet<String>,
+    dirty: bool,
+    online: usize,
+}
+
+impl Board {
+    fn apply(&mut self, update: LobbyUpdate) {
+        if let Some(listing) = update.listing {
+            self.open.insert(update.id.clone(), listing);
+        } else {
+            self.open.remove(&update.id);
+        }
+        if update.playing {
+            self.playing.insert(update.id);
+        } else {
+            self.playing.remove(&update.id);
+        }
+        self.dirty = true;
+    }
+
+    /// Publishes a new snapshot if a room or the connection count changed
+    /// since the last one.
+    fn publish(&mut self, tx: &watch::Sender<Published>, connections: &AtomicUsize) {
+        let online = connections.load(Ordering::Relaxed);
+        if self.dirty || online != self.online {
+            self.online = online;
+            self.dirty = false;
+            tx.send_replace(render(&self.open, self.playing.len(), online));
+        }
+    }
+}
+
 async fn run(
-    mut rx: mpsc::UnboundedReceiver<LobbyUpdate>,
+    mut rx: mpsc::UnboundedReceiver<Input>,
     tx: watch::Sender<Published>,
     connections: Arc<AtomicUsize>,
 ) {
-    let mut open: HashMap<String, Listing> = HashMap::new();
-    let mut playing: HashSet<String> = HashSet::new();
-    let mut dirty = false;
-    let mut online = 0;
+    let mut board = Board::default();
     let mut tick = tokio::time::interval(PUSH_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            update = rx.recv() => {
-                let Some(update) = update else { break };
-                if let Some(listing) = update.listing {
-                    open.insert(update.id.clone(), listing);
-                } else {
-                    open.remove(&update.id);
+            input = rx.recv() => match input {
+                None => break,
+                Some(Input::Update(update)) => board.apply(update),
+                Some(Input::Refresh(done)) => {
+                    board.publish(&tx, &connections);
+                    let _gone = done.send(());
                 }
-                if update.playing {
-                    playing.insert(update.id);
-                } else {
-                    playing.remove(&update.id);
-                }
-                dirty = true;
-            }
-            _ = tick.tick() => {
-                let now_online = connections.load(Ordering::Relaxed);
-                if dirty || now_online != online {
-                    online = now_online;
-                    dirty = false;
-                    tx.send_replace(render(&open, playing.len(), online));
-                }
-            }
+            },
+            _ = tick.tick() => board.publish(&tx, &connections),
         }
     }
 }

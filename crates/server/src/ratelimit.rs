@@ -69,8 +69,15 @@ impl PerIp {
         }
     }
 
-    /// Counts one action of `ip`; `Err` with the wait when over the limit.
+    /// Counts one action of `ip`; `Err` with the wait when over the limit,
+    /// rounded up to whole seconds (at least one): it becomes the
+    /// `Retry-After` header, and a client that waits exactly that long
+    /// must find a token (rounded down, it came back too early).
     pub(crate) fn check(&self, ip: IpAddr) -> Result<(), Duration> {
+        self.take(ip).map_err(whole_seconds_up)
+    }
+
+    fn take(&self, ip: IpAddr) -> Result<(), Duration> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -87,6 +94,12 @@ impl PerIp {
             .or_insert_with(|| Bucket::new(self.per_minute, f64::from(self.per_minute) / 60.0, now))
             .take(now)
     }
+}
+
+/// `wait` rounded up to a whole number of seconds, at least one.
+fn whole_seconds_up(wait: Duration) -> Duration {
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    Duration::from_secs(secs.max(1))
 }
 
 #[cfg(test)]
@@ -115,10 +128,21 @@ mod tests {
         }
         let wait = limit.check(a).unwrap_err();
         assert!(wait > Duration::from_secs(10), "{wait:?}");
+        assert_eq!(wait.subsec_nanos(), 0, "{wait:?}");
         assert!(limit.check(b).is_ok());
         let off = PerIp::new(0);
         for _ in 0..1000 {
             assert!(off.check(a).is_ok());
         }
+    }
+
+    #[test]
+    fn waits_round_up_to_whole_seconds() {
+        let ms = Duration::from_millis;
+        assert_eq!(whole_seconds_up(ms(1)), Duration::from_secs(1));
+        assert_eq!(whole_seconds_up(ms(1000)), Duration::from_secs(1));
+        assert_eq!(whole_seconds_up(ms(1001)), Duration::from_secs(2));
+        assert_eq!(whole_seconds_up(ms(2999)), Duration::from_secs(3));
+        assert_eq!(whole_seconds_up(Duration::ZERO), Duration::from_secs(1));
     }
 }

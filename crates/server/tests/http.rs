@@ -18,10 +18,7 @@ async fn health_version_and_unknown_paths() {
     assert_eq!(status, 200);
     let version: Value = serde_json::from_str(&body).unwrap();
     assert!(
-        version["version"]
-            .as_str()
-            .unwrap()
-            .starts_with("v0.1.0 · "),
+        version["version"].as_str().unwrap().starts_with("0.1.0 · "),
         "{version}"
     );
     let (status, body) = server.get("/api/nothing/here").await;

@@ -26,9 +26,11 @@ pub(crate) fn version_line() -> String {
     format!("chessplayx {} · {commit}", env!("CARGO_PKG_VERSION"))
 }
 
-/// The version as `/api/version` answers it: `v0.1.0 · <commit>`.
-fn version_line_v() -> String {
-    version_line().replacen("chessplayx ", "v", 1)
+/// The version as `/api/version` answers it: `0.1.0 · <commit>`, without
+/// a "v" so that the web app's footer can write "Version 0.1.0 · …"
+/// without doubling it.
+fn api_version() -> String {
+    version_line().replacen("chessplayx ", "", 1)
 }
 
 /// chessplayx: chess, Horde, Atomic and Xiangqi in the browser, with a UCI
@@ -115,7 +117,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), CliError> {
         .command
         .unwrap_or_else(|| Command::Serve(serve::ServeArgs::default()))
     {
-        Command::Serve(args) => Ok(serve::run(&args, version_line_v())?),
+        Command::Serve(args) => Ok(serve::run(&args, api_version())?),
         Command::Loadtest(args) => {
             let report = serve::loadtest(&args)?;
             let mut out = io::stdout().lock();
@@ -153,6 +155,15 @@ mod tests {
         assert!(
             rest.is_some_and(|c| !c.is_empty() && !c.contains(char::is_whitespace)),
             "{line}"
+        );
+    }
+
+    #[test]
+    fn the_api_version_has_no_v_prefix() {
+        let api = api_version();
+        assert!(
+            api.starts_with(&format!("{} · ", env!("CARGO_PKG_VERSION"))),
+            "{api}"
         );
     }
 }

@@ -4,7 +4,7 @@
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use chessplayx_rules::Variant;
-use chessplayx_server::{Config, LoadConfig, engine_picker};
+use chessplayx_server::{Config, LoadConfig, PublicUrl, engine_picker};
 
 /// Arguments of `serve`.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,6 +40,15 @@ pub(crate) struct ServeArgs {
     /// Linux's SCHED_IDLE (for comparisons).
     #[arg(long)]
     ai_normal_sched: bool,
+    /// The server's address as players reach it (e.g.
+    /// https://chess.example.org), for absolute links such as an export's
+    /// Site; without it, the request's Host is used over http://.
+    #[arg(long)]
+    public_url: Option<PublicUrl>,
+    /// Seconds a WebSocket write may wait for a client that does not read
+    /// before the connection is closed.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    write_timeout_secs: u64,
 }
 
 impl Default for ServeArgs {
@@ -54,6 +63,8 @@ impl Default for ServeArgs {
             ai_threads: None,
             ai_nice: 19,
             ai_normal_sched: false,
+            public_url: None,
+            write_timeout_secs: 10,
         }
     }
 }
@@ -86,6 +97,8 @@ pub(crate) fn run(args: &ServeArgs, version: String) -> Result<(), ServeError> {
         ai_threads: args.ai_threads.unwrap_or(defaults.ai_threads),
         ai_nice: args.ai_nice,
         ai_sched_idle: !args.ai_normal_sched,
+        public_url: args.public_url.clone(),
+        write_timeout: Duration::from_secs(args.write_timeout_secs),
         version,
         ..defaults
     };

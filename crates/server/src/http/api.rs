@@ -11,7 +11,7 @@ use axum::{
     extract::{State, rejection::JsonRejection},
     http::header,
     response::IntoResponse,
-    routing::{get, post},
+    routing::{any, get, post},
 };
 use chessplayx_rules::{AnyGame, GameStatus, MoveInfo, MoveWarningInfo, ReplayError, Variant};
 use serde::{Deserialize, Serialize};
@@ -31,7 +31,7 @@ pub(super) fn router() -> Router<AppState> {
         .route("/api/position", post(position))
         .route("/api/ai-move", post(ai_move))
         .route("/api/lobby", get(lobby))
-        .route("/api/{*rest}", get(not_found).post(not_found))
+        .route("/api/{*rest}", any(not_found))
 }
 
 async fn not_found() -> ApiError {

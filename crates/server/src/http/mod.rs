@@ -5,9 +5,14 @@ mod api;
 mod rooms;
 mod web;
 
-use axum::Router;
+use axum::{Router, extract::DefaultBodyLimit};
 
 use crate::AppState;
+
+/// The largest request body the API reads; a larger one is answered 413
+/// `payload_too_large`. The largest real request, a position of 1,000
+/// moves, is about 10 KB.
+pub(crate) const MAX_BODY: usize = 64 * 1024;
 
 /// The API routes, merged; unknown `/api/...` paths are JSON 404s rather
 /// than the web app's page.
@@ -16,4 +21,5 @@ pub(crate) fn router(state: &AppState) -> Router<AppState> {
         .merge(api::router())
         .merge(rooms::router())
         .merge(web::router(&state.0.config.web_dir))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
 }

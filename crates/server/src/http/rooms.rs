@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use axum::{
     Json, Router,
     extract::{ConnectInfo, Path, State, rejection::JsonRejection},
-    http::{StatusCode, header},
+    http::{HeaderMap, StatusCode, header},
     response::{IntoResponse, Response},
     routing::{get, post},
 };
@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     AppState,
     error::ApiError,
+    export::site_base,
     room::{Registry, RoomHandle, RoomLoadError, RoomSummary},
     store::{ClockConfig, RoomRecord, RoomState, SeatRecord, StoreError, WriteOp},
     util::{hash_token, is_room_id, new_room_id, new_token, unix_ms},
@@ -237,13 +238,20 @@ async fn summary(
     }
 }
 
-async fn export(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn export(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let config = &app.0.config;
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let site = site_base(config.public_url.as_ref(), host, &config.addr.to_string());
     let handle = room(&app, &id).await?;
-    let text = match handle.export().await {
+    let text = match handle.export(site.clone()).await {
         Ok(t) => t,
         Err(_) => room(&app, &id)
             .await?
-            .export()
+            .export(site)
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?,
     };

@@ -2,10 +2,15 @@
 
 use std::path::Path;
 
-use axum::{Router, http::StatusCode, response::Html};
+use axum::{
+    Router,
+    http::StatusCode,
+    response::Html,
+    routing::{get, get_service},
+};
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::AppState;
+use crate::{AppState, error::method_not_allowed};
 
 const NOT_BUILT: &str = "<!doctype html>
 <html lang=\"en\"><head><meta charset=\"utf-8\"><title>chessplayx</title></head>
@@ -19,12 +24,16 @@ at a built copy.</p>
 
 /// Serves `dir` with `index.html` for every path that is not a file (the
 /// app's own routes such as `/r/{id}`), or the not-built page when `dir`
-/// has no `index.html`.
+/// has no `index.html`. Pages are read with GET (and HEAD); any other
+/// method gets the API's JSON 405 rather than an empty one.
 pub(super) fn router(dir: &Path) -> Router<AppState> {
     let index = dir.join("index.html");
     if index.is_file() {
-        Router::new().fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)))
+        let files = ServeDir::new(dir).fallback(ServeFile::new(index));
+        Router::new().fallback_service(get_service(files).fallback(method_not_allowed))
     } else {
-        Router::new().fallback(|| async { (StatusCode::OK, Html(NOT_BUILT)) })
+        Router::new().fallback_service(
+            get(|| async { (StatusCode::OK, Html(NOT_BUILT)) }).fallback(method_not_allowed),
+        )
     }
 }

@@ -12,7 +12,7 @@ use std::{
 use axum::extract::ws::Utf8Bytes;
 use chessplayx_rules::{
     AnyGame, AnyPlayError, ByColor, Color, GameStatus, MoveError, MoveInfo, MoveWarningInfo,
-    Variant, chess::PgnTags,
+    Variant,
 };
 use tokio::{
     sync::mpsc,
@@ -355,8 +355,8 @@ impl RoomActor {
                 RoomCmd::Summary { reply } => {
                     let _gone = reply.send(self.summary());
                 }
-                RoomCmd::Export { reply } => {
-                    let _gone = reply.send(self.export());
+                RoomCmd::Export { site, reply } => {
+                    let _gone = reply.send(self.export(&site));
                 }
                 RoomCmd::Leave { .. } | RoomCmd::Client { .. } | RoomCmd::AiMove { .. } => {}
             }
@@ -389,8 +389,8 @@ impl RoomActor {
             RoomCmd::Summary { reply } => {
                 let _gone = reply.send(self.summary());
             }
-            RoomCmd::Export { reply } => {
-                let _gone = reply.send(self.export());
+            RoomCmd::Export { site, reply } => {
+                let _gone = reply.send(self.export(&site));
             }
         }
     }
@@ -1447,61 +1447,39 @@ impl RoomActor {
 
     /// PGN (8×8) or the WXF list (Xiangqi), with the room's own ending
     /// (resignation, time, …) written as the result.
-    fn export(&self) -> String {
-        let result = self.outcome.map(|o| match o.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None if o.reason == EndKind::Aborted => "*",
-            None => "1/2-1/2",
-        });
-        let name = |c: Color| match self.seats.get(c).ai_level {
-            Some(level) => format!("chessplayx AI level {level}"),
-            None => "Anonymous".to_owned(),
+    /// The game as text (crate::export), with what only the room knows.
+    fn export(&self, site: &str) -> String {
+        use crate::export::{Ending, ExportInfo, Player, Termination};
+        let player = |c: Color| match self.seats.get(c).ai_level {
+            Some(level) => Player::Ai(level),
+            None => Player::Anonymous,
         };
-        let mut tags = PgnTags::new();
-        let mut set = |k: &str, v: &str| {
-            if let Err(e) = tags.set(k, v) {
-                tracing::warn!(error = %e, "pgn tag");
-            }
-        };
-        set("Event", "chessplayx game");
-        set("Site", &format!("/r/{}", self.id));
-        set("White", &name(Color::White));
-        set("Black", &name(Color::Black));
-        if let (Some(result), Some(o)) = (result, self.outcome) {
-            set("Result", result);
+        let ending = self.outcome.map(|o| {
             let termination = match o.reason {
-                EndKind::Timeout | EndKind::TimeoutVsInsufficientMaterial => "Time forfeit",
-                EndKind::Abandoned => "Abandoned",
-                EndKind::Aborted => "Unterminated",
-                _ => "Normal",
-            };
-            set("Termination", termination);
-        }
-        match &self.game {
-            AnyGame::Chess(g) => g.pgn(&tags),
-            AnyGame::Horde(g) => g.pgn(&tags),
-            AnyGame::Atomic(g) => g.pgn(&tags),
-            AnyGame::Xiangqi(_) => {
-                let text = self.game.export();
-                match (result, self.outcome) {
-                    (Some(result), Some(o)) if self.game.outcome().is_none() => {
-                        let text = text.replacen(
-                            "[Result \"*\"]",
-                            &format!(
-                                "[Result \"{result}\"]\n[Termination \"{}\"]",
-                                o.reason.name()
-                            ),
-                            1,
-                        );
-                        match text.strip_suffix("*\n") {
-                            Some(body) => format!("{body}{result}\n"),
-                            None => text,
-                        }
-                    }
-                    _ => text,
+                EndKind::Aborted => return Ending::Aborted,
+                EndKind::Timeout | EndKind::TimeoutVsInsufficientMaterial => {
+                    Termination::TimeForfeit
                 }
+                EndKind::Abandoned => Termination::Abandoned,
+                EndKind::Rules(_) | EndKind::Resignation | EndKind::DrawAgreement => {
+                    Termination::Normal
+                }
+            };
+            Ending::Decided {
+                winner: o.winner,
+                termination,
             }
-        }
+        });
+        crate::export::export(
+            &self.game,
+            &ExportInfo {
+                site,
+                room_id: &self.id,
+                created_ms: self.created_at,
+                clock: self.clock.as_ref().map(Clocks::config),
+                players: ByColor::new(player(Color::White), player(Color::Black)),
+                ending,
+            },
+        )
     }
 }

@@ -105,6 +105,8 @@ pub(crate) enum RoomCmd {
     },
     /// The game as PGN / WXF text.
     Export {
+        /// The server's base URL for the `Site` tag.
+        site: String,
         /// The answer.
         reply: oneshot::Sender<String>,
     },
@@ -176,10 +178,10 @@ impl RoomHandle {
         answer.await.map_err(|_| RoomClosed)
     }
 
-    /// The game as text.
-    pub(crate) async fn export(&self) -> Result<String, RoomClosed> {
+    /// The game as text, its `Site` under `site` (the server's base URL).
+    pub(crate) async fn export(&self, site: String) -> Result<String, RoomClosed> {
         let (reply, answer) = oneshot::channel();
-        self.send(RoomCmd::Export { reply }).await?;
+        self.send(RoomCmd::Export { site, reply }).await?;
         answer.await.map_err(|_| RoomClosed)
     }
 

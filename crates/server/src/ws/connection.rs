@@ -6,10 +6,10 @@ use std::{
         Arc,
         atomic::{AtomicUsize, Ordering},
     },
-    time::Instant,
+    time::{Duration, Instant},
 };
 
-use axum::extract::ws::{CloseFrame, Message};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt as _, Stream, StreamExt as _};
 use tokio::sync::mpsc;
 
@@ -83,16 +83,64 @@ impl Budget {
     }
 }
 
-fn close(code: u16, reason: &'static str) -> Message {
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: reason.into(),
-    }))
+/// The peer cannot be written to any more: it closed, failed, or did not
+/// take a message within the write deadline.
+struct Gone;
+
+/// One connection's socket with its write deadline.
+struct Conn<S> {
+    socket: S,
+    /// How long one write may wait for the peer to take it
+    /// ([`Config::write_timeout`](crate::Config::write_timeout)). A client
+    /// that stops reading fills the kernel's buffers and then blocks every
+    /// write: without a deadline its task, its slot in the room and the
+    /// buffers stayed until the process ended.
+    deadline: Duration,
+}
+
+impl<S, E> Conn<S>
+where
+    S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
+{
+    async fn send(&mut self, msg: Message) -> Result<(), Gone> {
+        match tokio::time::timeout(self.deadline, self.socket.send(msg)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) | Err(_) => Err(Gone),
+        }
+    }
+
+    async fn text(&mut self, text: Utf8Bytes) -> Result<(), Gone> {
+        self.send(Message::Text(text)).await
+    }
+
+    /// Ends the connection with a close frame, then reads (and drops)
+    /// what the client still sends until its own close frame, its end, or
+    /// the write deadline. Dropping a socket with unread input makes the
+    /// kernel answer with a TCP reset, which can destroy the close frame
+    /// before the client reads it: a client that sent a burst got a reset
+    /// instead of the documented 1008.
+    async fn close(mut self, code: u16, reason: &'static str) {
+        let frame = Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        }));
+        if self.send(frame).await.is_err() {
+            return;
+        }
+        let drain = async {
+            while let Some(Ok(msg)) = self.socket.next().await {
+                if matches!(msg, Message::Close(_)) {
+                    break;
+                }
+            }
+        };
+        let _late = tokio::time::timeout(self.deadline, drain).await;
+    }
 }
 
 /// Serves one room connection until either side closes.
 pub(crate) async fn room_connection<S, E>(
-    mut socket: S,
+    socket: S,
     app: AppState,
     id: String,
     mut handle: RoomHandle,
@@ -102,6 +150,10 @@ pub(crate) async fn room_connection<S, E>(
 {
     let shared = &app.0;
     let _counted = Counted::new(&shared.connections);
+    let mut conn = Conn {
+        socket,
+        deadline: shared.config.write_timeout,
+    };
     let auth = Auth {
         token: query.token,
         invite: query.invite,
@@ -124,80 +176,83 @@ pub(crate) async fn room_connection<S, E>(
     // Only the room may hold the sender now, so `rx` ends when it drops us.
     drop(tx);
     let Some(sub) = sub else {
-        let _gone = socket
-            .send(close(CLOSE_UNAVAILABLE, "room unavailable"))
-            .await;
+        conn.close(CLOSE_UNAVAILABLE, "room unavailable").await;
         return;
     };
     let mut budget = Budget::new();
-    loop {
+    let close = loop {
         tokio::select! {
             out = rx.recv() => {
                 let Some(msg) = out else {
-                    let _gone = socket
-                        .send(close(CLOSE_TOO_SLOW, "too slow: reconnect with your last v"))
-                        .await;
-                    break;
+                    break Some((CLOSE_TOO_SLOW, "too slow: reconnect with your last v"));
                 };
                 // The event's bytes are shared, not copied.
-                let msg = Arc::unwrap_or_clone(msg);
-                if socket.send(Message::Text(msg)).await.is_err() {
-                    break;
+                if conn.text(Arc::unwrap_or_clone(msg)).await.is_err() {
+                    break None;
                 }
             }
-            incoming = socket.next() => {
+            incoming = conn.socket.next() => {
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
-                        if socket.send(Message::Text(error_msg("bad_message", "text frames only"))).await.is_err() {
-                            break;
+                        if conn.text(error_msg("bad_message", "text frames only")).await.is_err() {
+                            break None;
                         }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break None,
                 };
                 match budget.spend() {
                     Spend::Ok => {}
                     Spend::Over => {
-                        if socket.send(Message::Text(error_msg("rate_limited", "too many messages; slow down"))).await.is_err() {
-                            break;
+                        if conn.text(error_msg("rate_limited", "too many messages; slow down")).await.is_err() {
+                            break None;
                         }
                         continue;
                     }
-                    Spend::Close => {
-                        let _gone = socket.send(close(CLOSE_POLICY, "message budget exceeded")).await;
-                        break;
-                    }
+                    Spend::Close => break Some((CLOSE_POLICY, "message budget exceeded")),
                 }
                 let reply = match ClientFrame::decode(&text) {
                     Ok(ClientFrame { msg: ClientMsg::Ping, .. }) => encode_bare("pong"),
                     Ok(msg) => {
                         if handle.send(RoomCmd::Client { sub, msg }).await.is_err() {
-                            break;
+                            break None;
                         }
                         continue;
                     }
                     Err(e) => error_msg(e.code(), &e.to_string()),
                 };
-                if socket.send(Message::Text(reply)).await.is_err() {
-                    break;
+                if conn.text(reply).await.is_err() {
+                    break None;
                 }
             }
         }
-    }
+    };
+    // The room first: the seat is free (and counted so) while the close
+    // handshake runs.
     let _gone = handle.send(RoomCmd::Leave { sub }).await;
+    if let Some((code, reason)) = close {
+        conn.close(code, reason).await;
+    }
 }
 
 /// Serves one lobby connection: the current snapshot, then each new one.
-pub(crate) async fn lobby_connection<S, E>(mut socket: S, app: AppState)
+pub(crate) async fn lobby_connection<S, E>(socket: S, app: AppState)
 where
     S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
 {
     let _counted = Counted::new(&app.0.connections);
+    let mut conn = Conn {
+        socket,
+        deadline: app.0.config.write_timeout,
+    };
     let mut snapshots = app.0.lobby.subscribe();
+    // The first snapshot counts this connection: ask for one published
+    // after it was counted.
+    app.0.lobby.refresh().await;
     let first = snapshots.borrow_and_update().message.clone();
-    if socket.send(Message::Text(first)).await.is_err() {
+    if conn.text(first).await.is_err() {
         return;
     }
     let mut budget = Budget::new();
@@ -208,11 +263,11 @@ where
                     break;
                 }
                 let snapshot = snapshots.borrow_and_update().message.clone();
-                if socket.send(Message::Text(snapshot)).await.is_err() {
+                if conn.text(snapshot).await.is_err() {
                     break;
                 }
             }
-            incoming = socket.next() => {
+            incoming = conn.socket.next() => {
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_) | Message::Ping(_) | Message::Pong(_))) => continue,
@@ -220,7 +275,7 @@ where
                 };
                 let reply = match budget.spend() {
                     Spend::Close => {
-                        let _gone = socket.send(close(CLOSE_POLICY, "message budget exceeded")).await;
+                        conn.close(CLOSE_POLICY, "message budget exceeded").await;
                         break;
                     }
                     Spend::Over => error_msg("rate_limited", "too many messages; slow down"),
@@ -230,7 +285,7 @@ where
                         Err(e) => error_msg(e.code(), &e.to_string()),
                     },
                 };
-                if socket.send(Message::Text(reply)).await.is_err() {
+                if conn.text(reply).await.is_err() {
                     break;
                 }
             }

@@ -5,8 +5,11 @@ mod connection;
 
 use axum::{
     Router,
-    extract::{Path, Query, State, WebSocketUpgrade},
-    http::{HeaderMap, StatusCode, header},
+    extract::{
+        Path, Query, State, WebSocketUpgrade, rejection::QueryRejection,
+        ws::rejection::WebSocketUpgradeRejection,
+    },
+    http::{HeaderMap, header},
     response::{IntoResponse, Response},
     routing::get,
 };
@@ -75,44 +78,46 @@ fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
-fn forbidden() -> Response {
-    (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response()
-}
-
+/// Every refusal of a handshake is an [`ApiError`] with its JSON body, as
+/// for the rest of the HTTP API (a plain GET without the upgrade headers
+/// included).
 async fn room_ws(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<RoomQuery>,
+    query: Result<Query<RoomQuery>, QueryRejection>,
     headers: HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Response {
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws?;
+    let Query(query) = query?;
     if !origin_allowed(&headers, &app.0.config.allow_origins) {
-        return forbidden();
+        return Err(ApiError::CrossOrigin);
     }
     if !is_room_id(&id) {
-        return ApiError::NotFound.into_response();
+        return Err(ApiError::NotFound);
     }
     let handle = match Registry::get(&app.0, &id).await {
         Ok(Some(handle)) => handle,
-        Ok(None) => return ApiError::NotFound.into_response(),
-        Err(e) => return ApiError::Internal(e.to_string()).into_response(),
+        Ok(None) => return Err(ApiError::NotFound),
+        Err(e) => return Err(ApiError::Internal(e.to_string())),
     };
-    configure(ws)
+    Ok(configure(ws)
         .on_upgrade(move |socket| room_connection(socket, app, id, handle, query))
-        .into_response()
+        .into_response())
 }
 
 async fn lobby_ws(
     State(app): State<AppState>,
     headers: HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Response {
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws?;
     if !origin_allowed(&headers, &app.0.config.allow_origins) {
-        return forbidden();
+        return Err(ApiError::CrossOrigin);
     }
-    configure(ws)
+    Ok(configure(ws)
         .on_upgrade(move |socket| lobby_connection(socket, app))
-        .into_response()
+        .into_response())
 }
 
 #[cfg(test)]

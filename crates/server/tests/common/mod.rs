@@ -62,6 +62,17 @@ impl TestServer {
 
     pub async fn start_in(dir: tempfile::TempDir, config: Config, picker: Picker) -> Self {
         let listener = TcpListener::bind(config.addr).await.unwrap();
+        Self::start_on(listener, dir, config, picker).await
+    }
+
+    /// Serves on a listener the test made (e.g. with small socket
+    /// buffers, which accepted sockets inherit).
+    pub async fn start_on(
+        listener: TcpListener,
+        dir: tempfile::TempDir,
+        config: Config,
+        picker: Picker,
+    ) -> Self {
         let addr = listener.local_addr().unwrap();
         let state = AppState::new(config, picker).await.unwrap();
         let serving = state.clone();
@@ -134,6 +145,28 @@ pub async fn http(
         rest.to_owned()
     };
     (status, body)
+}
+
+/// Sends `request` as it is (the test writes every header) and returns the
+/// status, the head in lower case and the body.
+pub async fn http_raw(addr: SocketAddr, request: &str) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(TIMEOUT, stream.read_to_end(&mut raw))
+        .await
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8(raw).unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let head = head.to_ascii_lowercase();
+    let body = if head.contains("transfer-encoding: chunked") {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    (status, head, body)
 }
 
 fn dechunk(mut s: &str) -> String {
