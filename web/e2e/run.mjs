@@ -9,12 +9,28 @@
 //   CHROMIUM         the browser (default /usr/bin/chromium)
 //   E2E_ONLY         run only the tests whose name contains this text
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import {
+  assert,
+  assertSeen,
+  boardCoords,
+  clickMove,
+  dragMove,
+  glyphOn,
+  idle,
+  moveList,
+  pieceOn,
+  plies,
+  typeMove,
+  waitPiece,
+  waitPlies,
+} from './page.mjs';
+import { roomTests } from './rooms.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '..');
@@ -126,101 +142,6 @@ async function newPage(opts = {}) {
 }
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 
-function assert(cond, msg) {
-  if (!cond) throw new Error(`assertion failed: ${msg}`);
-}
-
-/** The move list as text, one space between moves. */
-const moveList = (page) => page.evaluate(() => Array.from(document.querySelectorAll('ol.moves li'), (li) => li.textContent.trim()).join(' '));
-
-/** Number of moves in the move list. */
-const plies = (page) => page.locator('ol.moves li').count();
-async function waitPlies(page, n, atLeast = false) {
-  try {
-    await page.waitForFunction(
-      ([want, more]) => {
-        const have = document.querySelectorAll('ol.moves li').length;
-        return have === want || (more && have > want);
-      },
-      [n, atLeast],
-      { timeout: 20000, polling: 50 },
-    );
-  } catch (e) {
-    throw new Error(`waited for ${atLeast ? 'at least ' : ''}${n} moves in the list, it shows ${await plies(page).catch(() => '?')}: ${e.message}`, { cause: e });
-  }
-}
-
-/** Waits until the shown position is not waiting on the server. */
-const idle = (page) => page.waitForSelector('.round[aria-busy="false"]', { timeout: 20000 });
-
-/** Types a move in the keyboard field and waits for it to appear. */
-async function typeMove(page, text) {
-  await idle(page);
-  const before = await plies(page);
-  await page.fill('#typed-move', text);
-  await page.press('#typed-move', 'Enter');
-  // at least: against the computer its reply may land before the list is read
-  await waitPlies(page, before + 1, true);
-}
-
-/** Clicks a square of the board (orientation from the wrap's class). */
-async function clickSquare(page, sq) {
-  const wrap = page.locator('.board-host .cg-wrap').first();
-  const box = await wrap.boundingBox();
-  const xq = await page.locator('.board-host.xq').count();
-  const [w, hgt] = xq ? [9, 10] : [8, 8];
-  const white = await wrap.evaluate((el) => el.classList.contains('orientation-white'));
-  const file = sq.charCodeAt(0) - 97;
-  const rank = Number(sq.slice(1)) - 1;
-  const fx = white ? file : w - 1 - file;
-  const fy = white ? hgt - 1 - rank : rank;
-  await page.mouse.click(box.x + ((fx + 0.5) * box.width) / w, box.y + ((fy + 0.5) * box.height) / hgt);
-}
-async function clickMove(page, from, to) {
-  await clickSquare(page, from);
-  await clickSquare(page, to);
-}
-
-/** Screen centre of a square (orientation from the wrap's class). */
-async function squareCenter(page, sq) {
-  const board = page.locator('.board-host cg-board').first();
-  const box = await board.boundingBox();
-  const xq = await page.locator('.board-host.xq').count();
-  const [w, hgt] = xq ? [9, 10] : [8, 8];
-  const white = await page.locator('.board-host .cg-wrap').first().evaluate((el) => el.classList.contains('orientation-white'));
-  const file = sq.charCodeAt(0) - 97;
-  const rank = Number(sq.slice(1)) - 1;
-  const fx = white ? file : w - 1 - file;
-  const fy = white ? hgt - 1 - rank : rank;
-  return { x: box.x + ((fx + 0.5) * box.width) / w, y: box.y + ((fy + 0.5) * box.height) / hgt };
-}
-
-/** Drags the piece on `from` to `to` with the mouse (down, moves, up): no clicks. */
-async function dragMove(page, from, to) {
-  const a = await squareCenter(page, from);
-  const b = await squareCenter(page, to);
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
-  await page.mouse.move(b.x, b.y, { steps: 5 });
-  await page.mouse.up();
-}
-
-/** The piece chessgroundx shows on a square as `colour role` (`white k-piece`), or null; rank 10 is ':' there. */
-const pieceOn = (page, sq) =>
-  page.evaluate((key) => {
-    const p = Array.from(document.querySelectorAll('.board-host cg-board piece')).find((el) => el.cgKey === key && !el.classList.contains('ghost'));
-    return p ? Array.from(p.classList).filter((c) => c === 'white' || c === 'black' || c.endsWith('-piece')).join(' ') : null;
-  }, sq.replace(/10$/, ':'));
-
-/** Waits until a square shows this piece (class list as chessgroundx writes it). */
-const waitPiece = (page, sq, cls) =>
-  page.waitForFunction(
-    ([key, want]) => Array.from(document.querySelectorAll('.board-host cg-board piece')).some((el) => el.cgKey === key && want.split(' ').every((c) => el.classList.contains(c))),
-    [sq.replace(/10$/, ':'), cls],
-    { polling: 50 },
-  );
-
 /**
  * A's room (no clock, A White) joined by B through the invite link; both
  * connected. B loads from `bBase` (a relay) and runs `bInit` first if given.
@@ -245,68 +166,6 @@ async function startLocal(page, variant, fen) {
   await page.goto(`${base}/?game=${variant}${fen ? `&fen=${encodeURIComponent(fen)}` : ''}`);
   await page.click('#start-local');
   await page.waitForSelector('#typed-move');
-}
-
-/**
- * What the player sees of an element: its box inside the viewport, not
- * hidden, and its text colour against the first opaque background behind
- * it (WCAG contrast ratio).
- */
-async function looks(page, selector) {
-  return page.evaluate((sel) => {
-    const el = document.querySelector(sel);
-    if (!el) return { ok: false, why: `${sel} missing` };
-    el.scrollIntoView({ block: 'center' });
-    const r = el.getBoundingClientRect();
-    const cs = getComputedStyle(el);
-    const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
-    let bgEl = el;
-    let bg = [255, 255, 255, 1];
-    while (bgEl) {
-      const c = rgb(getComputedStyle(bgEl).backgroundColor);
-      if (c.length >= 3 && (c[3] ?? 1) > 0.5) {
-        bg = c;
-        break;
-      }
-      bgEl = bgEl.parentElement;
-    }
-    const lum = ([r0, g0, b0]) => {
-      const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-      return 0.2126 * f(r0) + 0.7152 * f(g0) + 0.0722 * f(b0);
-    };
-    const [l1, l2] = [lum(rgb(cs.color)), lum(bg)].sort((a, b) => b - a);
-    const contrast = (l1 + 0.05) / (l2 + 0.05);
-    const inView = r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
-    const visible = cs.visibility !== 'hidden' && cs.display !== 'none' && Number(cs.opacity) > 0.5;
-    return { ok: inView && visible && contrast >= 3, inView, visible, contrast, color: cs.color, text: el.textContent.trim() };
-  }, selector);
-}
-async function assertSeen(page, sel, what) {
-  const s = await looks(page, sel);
-  assert(s.ok, `${what} is drawn (${JSON.stringify(s)})`);
-  return s;
-}
-
-/** The pieces drawn on the board: inside it, with a picture, as `colour role@key`. */
-const drawnPieces = (page) =>
-  page.evaluate(() => {
-    const board = document.querySelector('.board-host cg-board');
-    const b = board.getBoundingClientRect();
-    return Array.from(board.querySelectorAll('piece'))
-      .filter((p) => !p.classList.contains('ghost'))
-      .filter((p) => {
-        const r = p.getBoundingClientRect();
-        const img = getComputedStyle(p).backgroundImage;
-        return r.width > 4 && r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && img && img !== 'none';
-      })
-      .map((p) => `${Array.from(p.classList).filter((c) => c === 'white' || c === 'black' || c.endsWith('-piece')).join(' ')}@${p.cgKey}`)
-      .sort();
-  });
-
-/** Clicks the export button and returns the downloaded text. */
-async function exported(page) {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
-  return readFileSync(await dl.path(), 'utf8');
 }
 
 async function axe(page, name, { strict = false } = {}) {
@@ -420,34 +279,6 @@ test('same device: a draw claim appears only when the server says it is claimabl
   await page.context().close();
 });
 
-/**
- * The game board's coordinate labels in DOM order, whether the DOM order is
- * the screen order (files left to right, ranks top to bottom), and for each
- * king whether the labels of its square (given) line up with it on screen.
- */
-async function boardCoords(page, kingSquares) {
-  return page.evaluate((squares) => {
-    const host = document.querySelector('.round .board-host');
-    const center = (el) => {
-      const r = el.getBoundingClientRect();
-      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-    };
-    const spans = (cls) => Array.from(host.querySelectorAll(`.${cls} span`));
-    const files = spans('coords-files');
-    const ranks = spans('coords-ranks');
-    const ordered =
-      files.every((s, i) => i === 0 || center(s).x > center(files[i - 1]).x) && ranks.every((s, i) => i === 0 || center(s).y > center(ranks[i - 1]).y);
-    const aligned = {};
-    for (const [color, sq] of Object.entries(squares)) {
-      const king = center(host.querySelector(`piece.k-piece.${color}`));
-      const f = center(files.find((s) => s.textContent === sq[0]));
-      const r = center(ranks.find((s) => s.textContent === sq.slice(1)));
-      aligned[color] = Math.abs(f.x - king.x) < 2 && Math.abs(r.y - king.y) < 2;
-    }
-    return { files: files.map((s) => s.textContent).join(' '), ranks: ranks.map((s) => s.textContent).join(' '), ordered, aligned };
-  }, kingSquares);
-}
-
 test('board coordinates: 8×8 and Xiangqi, both orientations, line up with the pieces', async () => {
   const page = await newPage();
   const cases = [
@@ -541,14 +372,6 @@ test('keyboard: arrows step through the moves, Home and End jump, the board foll
   await typeMove(page, 'Bb5');
   await page.context().close();
 });
-
-/** The text drawn on the Xiangqi piece of a square (from its background image), or null. */
-const glyphOn = (page, sq) =>
-  page.evaluate((key) => {
-    const p = Array.from(document.querySelectorAll('.board-host cg-board piece')).find((el) => el.cgKey === key);
-    const m = p && /<text[^>]*>([^<]*)<\/text>/.exec(decodeURIComponent(getComputedStyle(p).backgroundImage));
-    return m ? m[1] : null;
-  }, sq.replace(/10$/, ':'));
 
 test('xiangqi pieces: the Western-letter setting redraws the pieces and is remembered', async () => {
   const page = await newPage();
@@ -853,139 +676,7 @@ test('same device with a clock: runs after both sides moved, survives a reload',
   await page.context().close();
 });
 
-const LONE_KING = '4k3/8/8/8/8/8/8/R3K3 w - - 0 1';
-
-/**
- * The end of a flag-fall game against a lone king, on one page: the server's
- * verdict drawn (a draw, White's clock at zero in the low-time colour), the
- * three pieces on the board, and the export with the result and the moves.
- */
-async function flagDrawSeen(page, sans, name) {
-  await page.waitForSelector('.result', { timeout: 30000 });
-  const text = await page.textContent('.result');
-  assert(/^Draw\b/.test(text) && /could no longer win/.test(text), `${name}: the server's verdict: ${text}`);
-  await assertSeen(page, '.result', `${name}: the result`);
-  const clock = await assertSeen(page, '.clock-white', `${name}: White's clock`);
-  assert(clock.text === '0.0', `${name}: White's clock ran out: ${clock.text}`);
-  const [r, g] = clock.color.match(/\d+/g).map(Number);
-  assert(r > 150 && g < 100, `${name}: the empty clock is drawn red (${clock.color})`);
-  const pieces = await drawnPieces(page);
-  assert(pieces.length === 3 && pieces.some((p) => p.startsWith('white r-piece')) && pieces.some((p) => p.startsWith('black k-piece')), `${name}: pieces drawn: ${pieces}`);
-  assert((await page.locator('#typed-move').count()) === 0, `${name}: no moves after the end`);
-  const pgn = await exported(page);
-  assert(/\[Result "1\/2-1\/2"\]/.test(pgn), `${name}: export result: ${pgn}`);
-  assert(/\[FEN "4k3\/8\/8\/8\/8\/8\/8\/R3K3 w - - 0 1"\]/.test(pgn), `${name}: export start position: ${pgn}`);
-  for (const san of sans) assert(pgn.includes(san), `${name}: export has ${san}: ${pgn}`);
-}
-
-/** Opens the "continue on another device" link in a fresh browser context (another device: no localStorage). */
-async function continueElsewhere(page) {
-  const link = await page.inputValue('#continue-link');
-  assert(/\/r\/[\w-]+#t=[\w-]+/.test(link), `continue link carries the tokens in the fragment: ${link}`);
-  const other = await newPage();
-  const seenPaths = [];
-  other.on('request', (r) => seenPaths.push(r.url()));
-  await other.goto(link);
-  await other.waitForSelector('#connection.conn-open');
-  assert(!other.url().includes('#t='), `the tokens leave the address bar: ${other.url()}`);
-  assert(seenPaths.every((u) => !u.includes(link.split('#t=')[1].split(',')[0]) || u.includes('/ws/')), 'the tokens go only to the room socket');
-  return other;
-}
-
-test('same device, 15 s clock, from a FEN: reload, continue on another device, a flag against a lone king is a draw, export', async () => {
-  const page = await newPage();
-  await page.goto(`${base}/?game=chess&fen=${encodeURIComponent(LONE_KING)}`);
-  await page.selectOption('#local-clock', '7');
-  await page.click('#start-local');
-  await page.waitForSelector('#typed-move');
-  assert((await page.textContent('.clock-white')) === '0:15', `a 15 s clock: ${await page.textContent('.clock-white')}`);
-  assert((await page.locator('.mode-line').textContent()).includes('Two players'), 'a same-device game');
-  await typeMove(page, 'Ra2');
-  await typeMove(page, 'Kd7');
-  await page.waitForSelector('.clock-white.running');
-  await page.reload();
-  await waitPlies(page, 2);
-  await page.waitForSelector('.clock-white.running');
-  const left = await page.textContent('.clock-white');
-  assert(/^(0:1[0-4]|\d\.\d)$/.test(left), `White's clock kept running across the reload: ${left}`);
-  await assertSeen(page, '.clock-white', 'the running clock');
-  await page.goto(base);
-  const saved = await page.textContent('.saved li');
-  assert(/Chess · two players · 1 move\b/.test(saved), `saved games count full moves: ${saved}`);
-  await page.click('.saved li a');
-  await waitPlies(page, 2);
-  const other = await continueElsewhere(page);
-  await waitPlies(other, 2);
-  assert((await moveList(other)) === 'Ra2 Kd7', `the other device shows the game: ${await moveList(other)}`);
-  await other.waitForSelector('#typed-move'); // and holds both seats
-  await flagDrawSeen(page, ['Ra2', 'Kd7'], 'same device');
-  await flagDrawSeen(other, ['Ra2', 'Kd7'], 'other device');
-  await shot(page, 'local-flag-draw');
-  // a spectator may download it too
-  const id = new URL(page.url()).pathname.split('/').pop();
-  const watcher = await newPage();
-  await watcher.goto(`${base}/r/${id}`);
-  await watcher.waitForSelector('.result');
-  assert(/\[Result "1\/2-1\/2"\]/.test(await exported(watcher)), 'spectator export');
-  for (const p of [page, other, watcher]) await p.context().close();
-});
-
-test('against the computer, 15 s clock, from a FEN: reload, continue on another device, a flag against a lone king is a draw, export', async () => {
-  const page = await newPage();
-  await page.goto(`${base}/?game=chess&fen=${encodeURIComponent(LONE_KING)}`);
-  await page.selectOption('#ai-level', '1');
-  await page.selectOption('#ai-color', 'white');
-  await page.selectOption('#ai-clock', '7');
-  await page.click('#start-ai');
-  await page.waitForSelector('#typed-move');
-  await typeMove(page, 'Ra2');
-  await waitPlies(page, 2);
-  await page.waitForSelector('.clock-white.running');
-  const sans = (await moveList(page)).split(' ');
-  await page.reload();
-  await waitPlies(page, 2);
-  await page.waitForSelector('.clock-white.running');
-  assert((await page.locator('.mode-line').textContent()).includes('level 1'), 'a computer game');
-  const other = await continueElsewhere(page);
-  await waitPlies(other, 2);
-  await flagDrawSeen(page, sans, 'computer game');
-  await flagDrawSeen(other, sans, 'computer game, other device');
-  await shot(page, 'ai-flag-draw');
-  for (const p of [page, other]) await p.context().close();
-});
-
-test('a game from a FEN numbers its moves from the FEN; the footer version has no doubled v', async () => {
-  const page = await newPage();
-  await startLocal(page, 'chess', '4k3/8/8/8/8/8/8/R3K3 b - - 0 23');
-  await typeMove(page, 'Kd7');
-  await typeMove(page, 'Ra7+');
-  const items = await page.evaluate(() => Array.from(document.querySelectorAll('ol.moves li'), (li) => ({ value: li.value, cls: li.className, text: li.textContent.trim() })));
-  assert(items[0]?.value === 23 && items[0].cls === 'b' && items[1]?.value === 24 && items[1].cls === 'w', `numbered from the FEN: ${JSON.stringify(items)}`);
-  await page.waitForFunction(() => /Version \S/.test(document.getElementById('version')?.textContent ?? ''));
-  const version = await page.textContent('#version');
-  assert(/^Version \d/.test(version), `footer: ${version}`);
-  await page.context().close();
-});
-
-test('an unknown room link says there is no such game and stops asking', async () => {
-  const page = await newPage();
-  let asks = 0;
-  page.on('request', (r) => {
-    if (r.url().includes('doesnotexist')) asks++;
-  });
-  page.on('websocket', (ws) => {
-    if (ws.url().includes('doesnotexist')) asks++;
-  });
-  await page.goto(`${base}/r/doesnotexist`);
-  await page.waitForSelector('#no-such-game', { timeout: 5000 });
-  const s = await assertSeen(page, '#no-such-game h1', 'the no-such-game message');
-  assert(/no such game/.test(s.text), `says so: ${s.text}`);
-  const n = asks;
-  await page.waitForTimeout(2500);
-  assert(asks === n, `no polling: ${n} requests, then ${asks}`);
-  assert((await page.locator('text=Loading the game').count()) === 0, 'not loading');
-  await page.context().close();
-});
+roomTests({ test, newPage, base, shot, startLocal });
 
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();

@@ -66,7 +66,7 @@ describe('rules page text', () => {
         const sources = body.split(/^## /m).at(-1) ?? '';
         const items = sources.split('\n').filter((x) => x.startsWith('- '));
         expect(items.length, `${l}/${g} sources`).toBeGreaterThan(0);
-        for (const it of items) expect(it, `${l}/${g}`).toMatch(/\]\(https:\/\//);
+        for (const item of items) expect(item, `${l}/${g}`).toMatch(/\]\(https:\/\//);
         expect(body, `${l}/${g}`).not.toMatch(/2026\.?\s*$|\d{1,2}\/\d{1,2}\/\d{4}\.\s*$/);
       }
   });
