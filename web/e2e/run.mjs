@@ -198,8 +198,23 @@ test('same device: chess to checkmate, reload in the middle', async () => {
   const text = await page.textContent('.result');
   assert(/Black wins/.test(text) && /checkmate/.test(text), `result: ${text}`);
   await shot(page, 'chess-checkmate');
+  // a rematch on the same screen: a new room, both seats still held
+  const first = page.url();
+  await page.click('#rematch');
+  await page.waitForFunction((u) => location.href !== u, first);
+  await page.waitForSelector('#typed-move');
+  assert((await plies(page)) === 0 && /Two players/.test(await page.textContent('.mode-line')), 'a fresh same-device game');
+  await typeMove(page, 'e4');
+  await typeMove(page, 'e5');
+  // a draw both players agree to in the dialog, judged by the server
+  await idle(page);
+  await page.click('#draw');
+  await page.waitForSelector('dialog.confirm[open]');
+  await page.click('#dlg-yes');
+  await page.waitForSelector('.result');
+  assert(/^Draw\b/.test(await page.textContent('.result')) && /by agreement/.test(await page.textContent('.result')), 'draw by agreement');
   await page.goto(base);
-  assert((await page.locator('.saved li').count()) >= 1, 'saved game listed');
+  assert((await page.locator('.saved li').count()) === 2, 'both games listed');
   await page.context().close();
 });
 
