@@ -42,9 +42,9 @@ pub use config::{Config, PublicUrl, PublicUrlError};
 pub use error::ApiError;
 pub use loadtest::{AiPoolUse, LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
 pub use protocol::{
-    AckMsg, ClientMsg, ClockJson, DecodeError, EndEvent, EndKind, ErrorMsg, HistoryMove,
-    JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent,
-    RoomOutcome, SeatMsg, StateMsg, TakebackEvent,
+    AckMsg, ClientMsg, ClockJson, DecodeError, EndEvent, EndReason, ErrorCode, ErrorMsg,
+    HistoryMove, JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide,
+    RematchEvent, RoomOutcome, SeatMsg, StateMsg, TakebackEvent, typescript as protocol_typescript,
 };
 pub use state::AppState;
 pub use store::{

@@ -4,10 +4,16 @@
 //! once per event by [`encode`] and shared by every subscriber).
 
 use axum::extract::ws::Utf8Bytes;
-use chessplayx_rules::{ByColor, Claim, Color, EndReason, GameStatus, MoveInfo, MoveWarningInfo};
+use chessplayx_rules::{ByColor, Claim, Color, GameStatus, MoveInfo, MoveWarningInfo};
 use serde::{Deserialize, Serialize};
 
 use crate::store::RoomState;
+
+mod codes;
+mod ts;
+
+pub use codes::{EndReason, ErrorCode};
+pub use ts::typescript;
 
 /// A message from a client. Unit variants accept `{"t": "resign"}` with
 /// or without `d`.
@@ -59,26 +65,6 @@ pub enum ClientMsg {
     Ping,
 }
 
-/// The client message types, to tell an unknown `t` from bad fields.
-const CLIENT_TYPES: &[&str] = &[
-    "move",
-    "resign",
-    "abort",
-    "draw_offer",
-    "draw_accept",
-    "draw_decline",
-    "takeback_offer",
-    "takeback_accept",
-    "takeback_decline",
-    "claim",
-    "claim_victory",
-    "rematch_offer",
-    "rematch_accept",
-    "rematch_decline",
-    "sync",
-    "ping",
-];
-
 /// Why a client frame could not be decoded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
@@ -101,10 +87,10 @@ pub enum DecodeError {
 impl DecodeError {
     /// The `code` of the `error` message.
     #[must_use]
-    pub const fn code(&self) -> &'static str {
+    pub const fn code(&self) -> ErrorCode {
         match self {
-            Self::Malformed(_) | Self::BadFields { .. } => "bad_message",
-            Self::UnknownType(_) => "unknown_type",
+            Self::Malformed(_) | Self::BadFields { .. } => ErrorCode::BadMessage,
+            Self::UnknownType(_) => ErrorCode::UnknownType,
         }
     }
 }
@@ -126,15 +112,23 @@ impl ClientMsg {
             Err(e) => {
                 let raw: Raw = serde_json::from_str(text)
                     .map_err(|e| DecodeError::Malformed(e.to_string()))?;
-                if CLIENT_TYPES.contains(&raw.t.as_str()) {
+                // Is `t` itself unknown? Decode `t` alone: serde calls an
+                // unknown tag an "unknown variant" (its
+                // `de::Error::unknown_variant`), where a known one fails
+                // on its missing data or not at all. The message types are
+                // thus listed only by `ClientMsg` itself.
+                let alone = serde_json::json!({ "t": raw.t });
+                let unknown = serde_json::from_value::<Self>(alone)
+                    .is_err_and(|e| e.to_string().starts_with("unknown variant"));
+                if unknown {
+                    let mut t = raw.t;
+                    t.truncate(64);
+                    Err(DecodeError::UnknownType(t))
+                } else {
                     Err(DecodeError::BadFields {
                         t: raw.t,
                         reason: e.to_string(),
                     })
-                } else {
-                    let mut t = raw.t;
-                    t.truncate(64);
-                    Err(DecodeError::UnknownType(t))
                 }
             }
         }
@@ -184,90 +178,13 @@ impl ClientFrame {
     }
 }
 
-/// Why a game ended: a reason of the rules, or one of the room's.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EndKind {
-    /// Decided by the rules (checkmate, repetition, Xiangqi's rules, …).
-    Rules(EndReason),
-    /// A player resigned.
-    Resignation,
-    /// A clock reached zero.
-    Timeout,
-    /// A clock reached zero but the opponent could not have won by any
-    /// sequence of legal moves (lichess's rule): a draw.
-    TimeoutVsInsufficientMaterial,
-    /// A draw offer was accepted.
-    DrawAgreement,
-    /// Aborted before both sides moved.
-    Aborted,
-    /// The opponent stayed away past the countdown and the win was claimed.
-    Abandoned,
-}
-
-/// Every rules reason, to read stored names back.
-const RULE_REASONS: [EndReason; 17] = [
-    EndReason::Checkmate,
-    EndReason::Stalemate,
-    EndReason::KingExploded,
-    EndReason::HordeDestroyed,
-    EndReason::InsufficientMaterial,
-    EndReason::FivefoldRepetition,
-    EndReason::SeventyFiveMoves,
-    EndReason::ThreefoldRepetition,
-    EndReason::FiftyMoves,
-    EndReason::PerpetualCheck,
-    EndReason::PerpetualChase,
-    EndReason::MutualPerpetualCheck,
-    EndReason::MutualPerpetualChase,
-    EndReason::PerpetualCheckVsChase,
-    EndReason::MovesRule,
-    EndReason::ProgressRule,
-    EndReason::EffectiveRule,
-];
-
-impl EndKind {
-    /// The snake_case name on the wire and in the database.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Rules(r) => r.name(),
-            Self::Resignation => "resignation",
-            Self::Timeout => "timeout",
-            Self::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
-            Self::DrawAgreement => "draw_agreement",
-            Self::Aborted => "aborted",
-            Self::Abandoned => "abandoned",
-        }
-    }
-
-    /// Reads a stored name.
-    #[must_use]
-    pub fn parse(name: &str) -> Option<Self> {
-        Some(match name {
-            "resignation" => Self::Resignation,
-            "timeout" => Self::Timeout,
-            "timeout_vs_insufficient_material" => Self::TimeoutVsInsufficientMaterial,
-            "draw_agreement" => Self::DrawAgreement,
-            "aborted" => Self::Aborted,
-            "abandoned" => Self::Abandoned,
-            _ => Self::Rules(RULE_REASONS.into_iter().find(|r| r.name() == name)?),
-        })
-    }
-}
-
-impl Serialize for EndKind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
 /// The end of a room's game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RoomOutcome {
     /// `None`: a draw or an abort.
     pub winner: Option<Color>,
     /// Why.
-    pub reason: EndKind,
+    pub reason: EndReason,
 }
 
 /// The clocks as sent: remaining ms at the moment of sending.
@@ -476,7 +393,7 @@ pub struct AckMsg {
 #[derive(Clone, Debug, Serialize)]
 pub struct ErrorMsg<'a> {
     /// Machine-readable code.
-    pub code: &'a str,
+    pub code: ErrorCode,
     /// Human-readable text.
     pub message: &'a str,
 }
@@ -516,7 +433,7 @@ pub(crate) fn encode_bare(t: &str) -> Utf8Bytes {
 
 /// An `error` message.
 #[must_use]
-pub(crate) fn error_msg(code: &str, message: &str) -> Utf8Bytes {
+pub(crate) fn error_msg(code: ErrorCode, message: &str) -> Utf8Bytes {
     encode("error", None, &ErrorMsg { code, message })
 }
 
@@ -566,10 +483,13 @@ mod tests {
 
     #[test]
     fn bad_frames_are_told_apart() {
-        assert_eq!(ClientMsg::decode("nope").unwrap_err().code(), "bad_message");
+        assert_eq!(
+            ClientMsg::decode("nope").unwrap_err().code(),
+            ErrorCode::BadMessage
+        );
         assert_eq!(
             ClientMsg::decode(r#"{"d":{}}"#).unwrap_err().code(),
-            "bad_message"
+            ErrorCode::BadMessage
         );
         assert_eq!(
             ClientMsg::decode(r#"{"t":"fly"}"#),
@@ -581,9 +501,15 @@ mod tests {
             "{e:?}"
         );
         let e = ClientMsg::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":-1}}"#).unwrap_err();
-        assert_eq!(e.code(), "bad_message");
+        assert_eq!(e.code(), ErrorCode::BadMessage);
         let e = ClientMsg::decode(r#"{"t":"claim","d":{"claim":"because"}}"#).unwrap_err();
-        assert_eq!(e.code(), "bad_message");
+        assert_eq!(e.code(), ErrorCode::BadMessage);
+        // An unknown name inside `d` is a bad field, even one that is
+        // the message's own type.
+        let e = ClientMsg::decode(r#"{"t":"claim","d":{"claim":"claim"}}"#).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadMessage);
+        let e = ClientMsg::decode(r#"{"t":"sync","d":{"v":"x"}}"#).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadMessage);
     }
 
     #[test]
@@ -609,24 +535,10 @@ mod tests {
     }
 
     #[test]
-    fn end_kinds_round_trip_through_their_names() {
-        for r in RULE_REASONS {
-            assert_eq!(EndKind::parse(r.name()), Some(EndKind::Rules(r)));
-        }
-        for k in [
-            EndKind::Resignation,
-            EndKind::Timeout,
-            EndKind::TimeoutVsInsufficientMaterial,
-            EndKind::DrawAgreement,
-            EndKind::Aborted,
-            EndKind::Abandoned,
-        ] {
-            assert_eq!(EndKind::parse(k.name()), Some(k));
-        }
-        assert_eq!(EndKind::parse("boredom"), None);
+    fn outcomes_serialize_their_reason_by_name() {
         let o = RoomOutcome {
             winner: Some(Color::White),
-            reason: EndKind::Timeout,
+            reason: EndReason::Timeout,
         };
         assert_eq!(
             serde_json::to_value(o).unwrap(),

@@ -27,9 +27,9 @@ use crate::{
     bot::{AiOutcome, AiRequest},
     lobby::{Listing, LobbyUpdate},
     protocol::{
-        AckMsg, ClientMsg, ClockJson, EndEvent, EndKind, HistoryMove, JoinedEvent, MoveEvent,
-        OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent, RoomOutcome,
-        SeatMsg, StateMsg, TakebackEvent, encode, encode_bare, error_msg,
+        AckMsg, ClientMsg, ClockJson, EndEvent, EndReason, ErrorCode, HistoryMove, JoinedEvent,
+        MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide, RematchEvent,
+        RoomOutcome, SeatMsg, StateMsg, TakebackEvent, encode, encode_bare, error_msg,
     },
     state::Shared,
     store::{MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, WriteOp},
@@ -44,11 +44,11 @@ const REPLAY_EVENTS: usize = 16;
 
 /// A refusal sent back to the client as an `error` message.
 struct Refusal {
-    code: &'static str,
+    code: ErrorCode,
     message: String,
 }
 
-fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
     Refusal {
         code,
         message: message.into(),
@@ -219,7 +219,7 @@ impl RoomActor {
             None => None,
             Some(r) => Some(RoomOutcome {
                 winner: r.winner,
-                reason: EndKind::parse(&r.reason)
+                reason: EndReason::parse(&r.reason)
                     .ok_or_else(|| replay_err(format!("end reason {:?}", r.reason)))?,
             }),
         };
@@ -379,7 +379,7 @@ impl RoomActor {
                 };
                 if let Err(r) = acted {
                     self.send_to(sub, error_msg(r.code, &r.message));
-                    if r.code == "stale" {
+                    if r.code == ErrorCode::Stale {
                         let state = self.state_msg(held);
                         self.send_to(sub, state);
                     }
@@ -404,7 +404,7 @@ impl RoomActor {
                 Ok(Some(c))
             } else {
                 Err(refuse(
-                    "not_a_player",
+                    ErrorCode::NotAPlayer,
                     format!("you do not hold the {c} seat"),
                 ))
             };
@@ -468,6 +468,9 @@ impl RoomActor {
         for c in held.list() {
             *self.conns.get_mut(c) += 1;
         }
+        if self.subs.len() == 1 {
+            self.tell_lobby();
+        }
         for msg in personal {
             self.send_to(id, msg);
         }
@@ -483,7 +486,7 @@ impl RoomActor {
         let valid = self.invite_hash.as_deref() == Some(hash_token(invite).as_str());
         let Some(seat) = free_seat(&self.seats).filter(|_| valid && self.outcome.is_none()) else {
             return Err(refuse(
-                "invite_used",
+                ErrorCode::InviteUsed,
                 "this invite has been used; you are watching",
             ));
         };
@@ -620,6 +623,7 @@ impl RoomActor {
         }
         if self.subs.is_empty() {
             self.idle_since = Instant::now();
+            self.tell_lobby();
         }
     }
 
@@ -642,7 +646,7 @@ impl RoomActor {
             _ => {}
         }
         let Some(me) = acting else {
-            return Err(refuse("not_a_player", "spectators cannot act"));
+            return Err(refuse(ErrorCode::NotAPlayer, "spectators cannot act"));
         };
         match msg {
             ClientMsg::Move { uci, ply } => self.client_move(sub, held, me, &uci, ply).await,
@@ -650,23 +654,23 @@ impl RoomActor {
                 self.require_playing()?;
                 self.finish(RoomOutcome {
                     winner: Some(!me),
-                    reason: EndKind::Resignation,
+                    reason: EndReason::Resignation,
                 })
                 .await
             }
             ClientMsg::Abort => {
                 if self.outcome.is_some() {
-                    return Err(refuse("game_over", "the game is over"));
+                    return Err(refuse(ErrorCode::GameOver, "the game is over"));
                 }
                 if self.game.ply() >= 2 {
                     return Err(refuse(
-                        "cannot_abort",
+                        ErrorCode::CannotAbort,
                         "both sides have moved; resign instead",
                     ));
                 }
                 self.finish(RoomOutcome {
                     winner: None,
-                    reason: EndKind::Aborted,
+                    reason: EndReason::Aborted,
                 })
                 .await
             }
@@ -694,7 +698,7 @@ impl RoomActor {
             ClientMsg::DrawAccept => {
                 self.require_playing()?;
                 if self.offers.draw != Some(!me) {
-                    return Err(refuse("no_offer", "no draw offer to accept"));
+                    return Err(refuse(ErrorCode::NoOffer, "no draw offer to accept"));
                 }
                 self.draw_agreed().await
             }
@@ -703,7 +707,7 @@ impl RoomActor {
             ClientMsg::TakebackAccept => {
                 self.require_playing()?;
                 if self.offers.takeback != Some(!me) {
-                    return Err(refuse("no_offer", "no takeback request to accept"));
+                    return Err(refuse(ErrorCode::NoOffer, "no takeback request to accept"));
                 }
                 self.takeback_for(!me).await
             }
@@ -711,17 +715,17 @@ impl RoomActor {
             ClientMsg::Claim { claim } => {
                 self.require_playing()?;
                 if self.game.turn() != me {
-                    return Err(refuse("not_your_turn", "claim on your turn"));
+                    return Err(refuse(ErrorCode::NotYourTurn, "claim on your turn"));
                 }
                 if !self.game.claimable().contains(&claim) {
                     return Err(refuse(
-                        "cannot_claim",
+                        ErrorCode::CannotClaim,
                         format!("{claim} cannot be claimed now"),
                     ));
                 }
                 self.finish(RoomOutcome {
                     winner: None,
-                    reason: EndKind::Rules(claim.end_reason()),
+                    reason: EndReason::from(claim.end_reason()),
                 })
                 .await
             }
@@ -730,13 +734,13 @@ impl RoomActor {
                 let expired = self.countdown.get(!me).is_some_and(|cd| cd.expired);
                 if !expired || *self.conns.get(!me) > 0 {
                     return Err(refuse(
-                        "cannot_claim",
+                        ErrorCode::CannotClaim,
                         "the opponent's disconnect countdown has not run out",
                     ));
                 }
                 self.finish(RoomOutcome {
                     winner: Some(me),
-                    reason: EndKind::Abandoned,
+                    reason: EndReason::Abandoned,
                 })
                 .await
             }
@@ -758,7 +762,7 @@ impl RoomActor {
             ClientMsg::RematchAccept => {
                 self.require_finished()?;
                 if self.offers.rematch != Some(!me) {
-                    return Err(refuse("no_offer", "no rematch offer to accept"));
+                    return Err(refuse(ErrorCode::NoOffer, "no rematch offer to accept"));
                 }
                 self.rematch().await
             }
@@ -769,20 +773,23 @@ impl RoomActor {
 
     fn require_playing(&self) -> Acted {
         if self.outcome.is_some() {
-            return Err(refuse("game_over", "the game is over"));
+            return Err(refuse(ErrorCode::GameOver, "the game is over"));
         }
         if self.state == RoomState::Waiting {
-            return Err(refuse("not_started", "nobody has taken the other seat yet"));
+            return Err(refuse(
+                ErrorCode::NotStarted,
+                "nobody has taken the other seat yet",
+            ));
         }
         Ok(())
     }
 
     fn require_finished(&self) -> Acted {
         if self.outcome.is_none() {
-            return Err(refuse("not_finished", "the game is not over"));
+            return Err(refuse(ErrorCode::NotFinished, "the game is not over"));
         }
         if self.rematch_id.is_some() {
-            return Err(refuse("no_offer", "the rematch is already agreed"));
+            return Err(refuse(ErrorCode::NoOffer, "the rematch is already agreed"));
         }
         Ok(())
     }
@@ -812,19 +819,19 @@ impl RoomActor {
                 return Ok(());
             }
             return Err(refuse(
-                "stale",
+                ErrorCode::Stale,
                 format!("ply {ply} has already been played"),
             ));
         }
         if ply_index > current {
             return Err(refuse(
-                "stale",
+                ErrorCode::Stale,
                 format!("the game is at ply {current}, not {ply}"),
             ));
         }
         self.require_playing()?;
         if self.game.turn() != me {
-            return Err(refuse("not_your_turn", "it is not your turn"));
+            return Err(refuse(ErrorCode::NotYourTurn, "it is not your turn"));
         }
         self.play(Some((sub, ply)), me, uci).await
     }
@@ -845,13 +852,17 @@ impl RoomActor {
         let now = Instant::now();
         if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
             self.finish(self.flag_outcome(flagged)).await?;
-            return Err(refuse("game_over", "your time ran out"));
+            return Err(refuse(ErrorCode::GameOver, "your time ran out"));
         }
         let clock_before = self.clock.clone();
         let played = self.game.play_uci(uci).map_err(|e| match e {
-            AnyPlayError::Move(MoveError::Syntax { .. }) => refuse("bad_move", e.to_string()),
-            AnyPlayError::Move(MoveError::Illegal { .. }) => refuse("illegal_move", e.to_string()),
-            AnyPlayError::GameOver { .. } => refuse("game_over", e.to_string()),
+            AnyPlayError::Move(MoveError::Syntax { .. }) => {
+                refuse(ErrorCode::BadMove, e.to_string())
+            }
+            AnyPlayError::Move(MoveError::Illegal { .. }) => {
+                refuse(ErrorCode::IllegalMove, e.to_string())
+            }
+            AnyPlayError::GameOver { .. } => refuse(ErrorCode::GameOver, e.to_string()),
         })?;
         let ply = self.game.ply() - 1;
         let both_moved = self.game.ply() >= 2;
@@ -868,7 +879,7 @@ impl RoomActor {
         };
         let rules_end = self.game.outcome().map(|o| RoomOutcome {
             winner: o.winner,
-            reason: EndKind::Rules(o.reason),
+            reason: EndReason::from(o.reason),
         });
         let mut ops = vec![WriteOp::Move {
             room: self.id.clone(),
@@ -921,12 +932,12 @@ impl RoomActor {
         if self.game.can_still_win(!flagged) {
             RoomOutcome {
                 winner: Some(!flagged),
-                reason: EndKind::Timeout,
+                reason: EndReason::Timeout,
             }
         } else {
             RoomOutcome {
                 winner: None,
-                reason: EndKind::TimeoutVsInsufficientMaterial,
+                reason: EndReason::TimeoutVsInsufficientMaterial,
             }
         }
     }
@@ -946,7 +957,7 @@ impl RoomActor {
     /// agreement, abort, abandonment, a claimed draw).
     async fn finish(&mut self, outcome: RoomOutcome) -> Acted {
         if self.outcome.is_some() {
-            return Err(refuse("game_over", "the game is over"));
+            return Err(refuse(ErrorCode::GameOver, "the game is over"));
         }
         let v = self.v + 1;
         let op = self.finish_op(outcome, v);
@@ -978,7 +989,7 @@ impl RoomActor {
     async fn draw_agreed(&mut self) -> Acted {
         self.finish(RoomOutcome {
             winner: None,
-            reason: EndKind::DrawAgreement,
+            reason: EndReason::DrawAgreement,
         })
         .await
     }
@@ -990,7 +1001,7 @@ impl RoomActor {
             OfferKind::Rematch => self.offers.rematch,
         };
         if standing != Some(!me) {
-            return Err(refuse("no_offer", "no offer to decline"));
+            return Err(refuse(ErrorCode::NoOffer, "no offer to decline"));
         }
         let mut offers = self.offers;
         match kind {
@@ -1028,7 +1039,10 @@ impl RoomActor {
     async fn takeback_offer(&mut self, me: Color) -> Acted {
         self.require_playing()?;
         if self.plies_to_undo(me).is_none() {
-            return Err(refuse("cannot_takeback", "you have no move to take back"));
+            return Err(refuse(
+                ErrorCode::CannotTakeback,
+                "you have no move to take back",
+            ));
         }
         if self.ai_seat(!me).is_some() || self.offers.takeback == Some(!me) {
             return self.takeback_for(me).await;
@@ -1057,7 +1071,7 @@ impl RoomActor {
     /// Takes back `who`'s last move (and the reply to it).
     async fn takeback_for(&mut self, who: Color) -> Acted {
         let Some(n) = self.plies_to_undo(who) else {
-            return Err(refuse("cannot_takeback", "no move to take back"));
+            return Err(refuse(ErrorCode::CannotTakeback, "no move to take back"));
         };
         let before = self.game.clone();
         for _ in 0..n {
@@ -1223,7 +1237,7 @@ impl RoomActor {
         match result {
             Ok(uci) => {
                 if let Err(r) = self.play(None, turn, &uci).await {
-                    tracing::error!(room = %self.id, uci, code = r.code, message = r.message, "AI move refused; searching again in 1 s");
+                    tracing::error!(room = %self.id, uci, code = %r.code, message = r.message, "AI move refused; searching again in 1 s");
                     self.start_ai_after(Duration::from_secs(1));
                 }
             }
@@ -1238,7 +1252,10 @@ impl RoomActor {
 
     fn internal(&self, e: &dyn std::fmt::Display) -> Refusal {
         tracing::error!(room = %self.id, error = %e, "store write failed");
-        refuse("internal", "the server could not save this; try again")
+        refuse(
+            ErrorCode::Internal,
+            "the server could not save this; try again",
+        )
     }
 
     /// Sends to one subscriber; a full queue drops it (it must resync).
@@ -1401,8 +1418,11 @@ impl RoomActor {
 
     // ----- lobby, summary, export --------------------------------------
 
+    /// A room counts among the games being played while its game runs and
+    /// someone is connected to it: an AI room nobody opened, or a game
+    /// both players left, is not being played.
     fn tell_lobby(&self) {
-        self.tell_lobby_playing(self.state == RoomState::Playing);
+        self.tell_lobby_playing(self.state == RoomState::Playing && !self.subs.is_empty());
     }
 
     /// Updates the lobby; `playing` says whether the room counts among the
@@ -1456,14 +1476,12 @@ impl RoomActor {
         };
         let ending = self.outcome.map(|o| {
             let termination = match o.reason {
-                EndKind::Aborted => return Ending::Aborted,
-                EndKind::Timeout | EndKind::TimeoutVsInsufficientMaterial => {
+                EndReason::Aborted => return Ending::Aborted,
+                EndReason::Timeout | EndReason::TimeoutVsInsufficientMaterial => {
                     Termination::TimeForfeit
                 }
-                EndKind::Abandoned => Termination::Abandoned,
-                EndKind::Rules(_) | EndKind::Resignation | EndKind::DrawAgreement => {
-                    Termination::Normal
-                }
+                EndReason::Abandoned => Termination::Abandoned,
+                _ => Termination::Normal,
             };
             Ending::Decided {
                 winner: o.winner,

@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use super::RoomQuery;
 use crate::{
     AppState,
-    protocol::{ClientFrame, ClientMsg, encode_bare, error_msg},
+    protocol::{ClientFrame, ClientMsg, ErrorCode, encode_bare, error_msg},
     ratelimit::Bucket,
     room::{Auth, JoinReply, Registry, RoomCmd, RoomHandle, SUBSCRIBER_QUEUE},
 };
@@ -195,7 +195,7 @@ pub(crate) async fn room_connection<S, E>(
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
-                        if conn.text(error_msg("bad_message", "text frames only")).await.is_err() {
+                        if conn.text(error_msg(ErrorCode::BadMessage, "text frames only")).await.is_err() {
                             break None;
                         }
                         continue;
@@ -206,7 +206,7 @@ pub(crate) async fn room_connection<S, E>(
                 match budget.spend() {
                     Spend::Ok => {}
                     Spend::Over => {
-                        if conn.text(error_msg("rate_limited", "too many messages; slow down")).await.is_err() {
+                        if conn.text(error_msg(ErrorCode::RateLimited, "too many messages; slow down")).await.is_err() {
                             break None;
                         }
                         continue;
@@ -278,10 +278,10 @@ where
                         conn.close(CLOSE_POLICY, "message budget exceeded").await;
                         break;
                     }
-                    Spend::Over => error_msg("rate_limited", "too many messages; slow down"),
+                    Spend::Over => error_msg(ErrorCode::RateLimited, "too many messages; slow down"),
                     Spend::Ok => match ClientMsg::decode(&text) {
                         Ok(ClientMsg::Ping) => encode_bare("pong"),
-                        Ok(_) => error_msg("unknown_type", "the lobby only answers ping"),
+                        Ok(_) => error_msg(ErrorCode::UnknownType, "the lobby only answers ping"),
                         Err(e) => error_msg(e.code(), &e.to_string()),
                     },
                 };
