@@ -1,41 +1,20 @@
 /**
- * The wire types of docs/protocol.md, mirrored by hand, with checked
+ * The wire types of docs/protocol.md (the closed vocabularies generated from
+ * the server's types, in protocol.gen.ts; the message shapes here), with checked
  * decoding of everything the server sends (a malformed frame is reported,
  * never trusted) and the room reducer that applies numbered events.
  */
+import { END_REASONS, ERROR_CODES, type EndReason, type ErrorCode } from './protocol.gen';
 import { isVariant, type VariantName } from './variants';
 
 export type Color = 'white' | 'black';
 export const COLORS: readonly Color[] = ['white', 'black'];
 export const opposite = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
-/** Every end reason the protocol names (rules and room). */
-export const END_REASONS = [
-  'checkmate',
-  'stalemate',
-  'king_exploded',
-  'horde_destroyed',
-  'insufficient_material',
-  'fivefold_repetition',
-  'seventy_five_moves',
-  'threefold_repetition',
-  'fifty_moves',
-  'perpetual_check',
-  'perpetual_chase',
-  'mutual_perpetual_check',
-  'mutual_perpetual_chase',
-  'perpetual_check_vs_chase',
-  'moves_rule',
-  'progress_rule',
-  'effective_rule',
-  'resignation',
-  'timeout',
-  'timeout_vs_insufficient_material',
-  'draw_agreement',
-  'aborted',
-  'abandoned',
-] as const;
-export type EndReason = (typeof END_REASONS)[number];
+// The closed vocabularies (end reasons, error codes) come from the server's
+// own types: protocol.gen.ts is generated from them and checked by the
+// server's tests, so the two sides cannot drift apart.
+export { END_REASONS, ERROR_CODES, ROOM_END_REASONS, type EndReason, type ErrorCode, type RoomEndReason } from './protocol.gen';
 
 export interface Outcome {
   winner: Color | null;
@@ -181,7 +160,7 @@ export type ServerMsg =
   | { t: 'joined'; v: number; d: { color: Color; players: Record<Color, Player> } }
   | { t: 'rematch'; v: number; d: { id: string } }
   | { t: 'presence'; d: Record<Color, Presence> }
-  | { t: 'error'; d: { code: string; message: string } }
+  | { t: 'error'; d: { code: ErrorCode; message: string } }
   | { t: 'pong' }
   | { t: 'lobby'; d: Lobby };
 
@@ -503,7 +482,10 @@ export function parseServerMsg(text: string): ServerMsg {
       return { t, d: parsePresence(d) };
     case 'error': {
       const q = obj(d, 'error');
-      return { t, d: { code: str(q.code, 'error.code'), message: typeof q.message === 'string' ? q.message : '' } };
+      const code = str(q.code, 'error.code');
+      // a code outside the generated list is a contract break (every known code has words)
+      if (!(ERROR_CODES as readonly string[]).includes(code)) throw new ProtocolError(`unknown error code ${code}`);
+      return { t, d: { code: code as ErrorCode, message: typeof q.message === 'string' ? q.message : '' } };
     }
     case 'pong':
       return { t };

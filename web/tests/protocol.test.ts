@@ -226,3 +226,13 @@ describe('seats held by a connection', () => {
     expect(() => withSeats({ seats: ['green'] })).toThrow(ProtocolError);
   });
 });
+
+describe('error messages', () => {
+  it('carry a code from the generated list', () => {
+    const m = parseServerMsg(JSON.stringify({ t: 'error', d: { code: 'cannot_takeback', message: 'no' } }));
+    expect(m).toEqual({ t: 'error', d: { code: 'cannot_takeback', message: 'no' } });
+  });
+  it('refuse a code the server does not define', () => {
+    expect(() => parseServerMsg(JSON.stringify({ t: 'error', d: { code: 'made_up', message: '' } }))).toThrow(ProtocolError);
+  });
+});
