@@ -475,6 +475,73 @@ async fn play_one(game: &mut Game, rng: &mut StdRng) -> Result<(Duration, bool),
     Ok((rtt, over))
 }
 
+/// Plays one load game after another on one pair of sockets until `end`
+/// (or `stop`), counting moves and errors into `totals` and the round
+/// trips into `latencies`. Returns the last game, kept open until the
+/// server's memory has been read. A spawned task: it owns its inputs,
+/// hence the many by-value arguments.
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
+async fn drive_game(
+    i: usize,
+    game: Game,
+    variant: Variant,
+    config: LoadConfig,
+    totals: Arc<Totals>,
+    latencies: Arc<Mutex<Vec<u64>>>,
+    stop: Arc<AtomicBool>,
+    end: Instant,
+) -> Game {
+    let mut rng = StdRng::seed_from_u64(config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9));
+    let mut game = game;
+    let mut local = Vec::new();
+    // Spread the first moves over the think time.
+    if !config.think.is_zero() {
+        let jitter = rng.random_range(0..config.think.as_millis().max(1));
+        tokio::time::sleep(Duration::from_millis(u64::try_from(jitter).unwrap_or(0))).await;
+    }
+    while Instant::now() < end && !stop.load(Ordering::Relaxed) {
+        if !config.think.is_zero() {
+            tokio::time::sleep(config.think).await;
+        }
+        let played = tokio::time::timeout(Duration::from_secs(10), play_one(&mut game, &mut rng))
+            .await
+            .unwrap_or_else(|_| Err(LoadError::Protocol("no answer in 10 s".into())));
+        match played {
+            Ok((rtt, over)) => {
+                if rtt > Duration::ZERO {
+                    totals.moves.fetch_add(1, Ordering::Relaxed);
+                    local.push(u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX));
+                }
+                if over || game.ply >= config.max_plies {
+                    totals.finished.fetch_add(1, Ordering::Relaxed);
+                    if !over {
+                        // Finish it so the server can retire the room.
+                        let resign = json!({"t": "resign"}).to_string();
+                        let _ = game.sockets[0].send(Message::Text(resign.into())).await;
+                        let _ = recv_type(&mut game.sockets[0], "end").await;
+                    }
+                    match open_game(config.addr, variant).await {
+                        Ok(g) => game = g,
+                        Err(_) => {
+                            totals.errors.fetch_add(1, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(_) => {
+                totals.errors.fetch_add(1, Ordering::Relaxed);
+                match open_game(config.addr, variant).await {
+                    Ok(g) => game = g,
+                    Err(_) => break,
+                }
+            }
+        }
+    }
+    latencies.lock().await.extend(local);
+    game
+}
+
 /// Runs the load test.
 ///
 /// # Errors
@@ -555,59 +622,9 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
         let stop = Arc::clone(&stop);
         let config = config.clone();
         let variant = variants[i % variants.len()];
-        tasks.push(tokio::spawn(async move {
-            let mut rng = StdRng::seed_from_u64(config.seed ^ (i as u64).wrapping_mul(0x9E37_79B9));
-            let mut game = game;
-            let mut local = Vec::new();
-            // Spread the first moves over the think time.
-            if !config.think.is_zero() {
-                let jitter = rng.random_range(0..config.think.as_millis().max(1));
-                tokio::time::sleep(Duration::from_millis(u64::try_from(jitter).unwrap_or(0))).await;
-            }
-            while Instant::now() < end && !stop.load(Ordering::Relaxed) {
-                if !config.think.is_zero() {
-                    tokio::time::sleep(config.think).await;
-                }
-                let played =
-                    tokio::time::timeout(Duration::from_secs(10), play_one(&mut game, &mut rng))
-                        .await
-                        .unwrap_or_else(|_| Err(LoadError::Protocol("no answer in 10 s".into())));
-                match played {
-                    Ok((rtt, over)) => {
-                        if rtt > Duration::ZERO {
-                            totals.moves.fetch_add(1, Ordering::Relaxed);
-                            local.push(u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX));
-                        }
-                        if over || game.ply >= config.max_plies {
-                            totals.finished.fetch_add(1, Ordering::Relaxed);
-                            if !over {
-                                // Finish it so the server can retire the room.
-                                let resign = json!({"t": "resign"}).to_string();
-                                let _ = game.sockets[0].send(Message::Text(resign.into())).await;
-                                let _ = recv_type(&mut game.sockets[0], "end").await;
-                            }
-                            match open_game(config.addr, variant).await {
-                                Ok(g) => game = g,
-                                Err(_) => {
-                                    totals.errors.fetch_add(1, Ordering::Relaxed);
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                    Err(_) => {
-                        totals.errors.fetch_add(1, Ordering::Relaxed);
-                        match open_game(config.addr, variant).await {
-                            Ok(g) => game = g,
-                            Err(_) => break,
-                        }
-                    }
-                }
-            }
-            latencies.lock().await.extend(local);
-            // Kept open until the server's memory has been read.
-            game
-        }));
+        tasks.push(tokio::spawn(drive_game(
+            i, game, variant, config, totals, latencies, stop, end,
+        )));
     }
     let mut open = Vec::new();
     for t in tasks {

@@ -16,7 +16,10 @@ use chessplayx_rules::{Color, Variant};
 use serde::Serialize;
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::{protocol::encode, store::ClockConfig};
+use crate::{
+    protocol::{LobbyCounters, LobbySnapshot, ServerMsg, encode},
+    store::ClockConfig,
+};
 
 /// How often at most the lobby is pushed.
 const PUSH_EVERY: Duration = Duration::from_millis(250);
@@ -43,19 +46,6 @@ pub(crate) struct LobbyUpdate {
     pub(crate) listing: Option<Listing>,
     /// The game is in progress.
     pub(crate) playing: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-struct Counters {
-    players_online: usize,
-    games_playing: usize,
-    rooms_waiting: usize,
-}
-
-#[derive(Serialize)]
-struct Snapshot<'a> {
-    counters: Counters,
-    rooms: &'a [&'a Listing],
 }
 
 /// One published state: the `lobby` message and its `d` alone (the body
@@ -127,8 +117,8 @@ fn render(open: &HashMap<String, Listing>, playing: usize, online: usize) -> Pub
     let mut rooms: Vec<&Listing> = open.values().collect();
     rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
     rooms.truncate(MAX_LISTED);
-    let snapshot = Snapshot {
-        counters: Counters {
+    let snapshot = LobbySnapshot {
+        counters: LobbyCounters {
             players_online: online,
             games_playing: playing,
             rooms_waiting: open.len(),
@@ -136,8 +126,8 @@ fn render(open: &HashMap<String, Listing>, playing: usize, online: usize) -> Pub
         rooms: &rooms,
     };
     Published {
-        message: encode("lobby", None, &snapshot),
         data: serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_owned()),
+        message: encode(&ServerMsg::Lobby(snapshot)),
     }
 }
 

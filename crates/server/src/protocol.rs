@@ -398,43 +398,107 @@ pub struct ErrorMsg<'a> {
     pub message: &'a str,
 }
 
+/// A message the server sends that is not a room event (no `v`): its
+/// type is the variant's snake_case name (`t`), its data `d`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "t", content = "d", rename_all = "snake_case")]
+pub(crate) enum ServerMsg<'a> {
+    /// The whole room.
+    State(StateMsg<'a>),
+    /// The seat an invite took.
+    Seat(SeatMsg<'a>),
+    /// A move committed.
+    Ack(AckMsg),
+    /// Connection status of both seats.
+    Presence(ByColor<PresenceSide>),
+    /// A refusal.
+    Error(ErrorMsg<'a>),
+    /// The answer to `ping`.
+    Pong,
+    /// The lobby's snapshot.
+    Lobby(LobbySnapshot<'a>),
+}
+
+/// A room event: what changes the game, numbered by the room (`v`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "t", content = "d", rename_all = "snake_case")]
+pub(crate) enum Event<'a> {
+    /// A move.
+    Move(MoveEvent<'a>),
+    /// The end.
+    End(EndEvent),
+    /// Moves taken back.
+    Takeback(TakebackEvent<'a>),
+    /// An offer made.
+    Offer(OfferEvent),
+    /// An offer declined.
+    Decline(OfferEvent),
+    /// A seat taken.
+    Joined(JoinedEvent),
+    /// The rematch room.
+    Rematch(RematchEvent<'a>),
+}
+
+/// An event with its number: `{"t", "d", "v"}`.
 #[derive(Serialize)]
-struct Envelope<'a, T> {
-    t: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    v: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    d: Option<&'a T>,
+struct Numbered<'a> {
+    #[serde(flatten)]
+    event: &'a Event<'a>,
+    v: u64,
 }
 
-/// Encodes `{"t": t, "v": v, "d": d}` once, to be shared by every
-/// subscriber (cloning the result is a reference-count increment).
-#[must_use]
-pub(crate) fn encode<T: Serialize>(t: &str, v: Option<u64>, d: &T) -> Utf8Bytes {
-    let text = serde_json::to_string(&Envelope { t, v, d: Some(d) })
-        // Our own types serialize without error (string keys, no floats
-        // that could be NaN); an empty object keeps the client's parser
-        // happy should that ever change.
-        .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
-    Utf8Bytes::from(text)
+/// The lobby's counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct LobbyCounters {
+    /// Open WebSocket connections.
+    pub(crate) players_online: usize,
+    /// Rooms in play that someone is connected to.
+    pub(crate) games_playing: usize,
+    /// Public rooms waiting for an opponent.
+    pub(crate) rooms_waiting: usize,
 }
 
-/// Encodes a message without data.
+/// The lobby message's data (also the body of `GET /api/lobby`).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct LobbySnapshot<'a> {
+    /// The counters.
+    pub(crate) counters: LobbyCounters,
+    /// The open public rooms, newest first.
+    pub(crate) rooms: &'a [&'a crate::lobby::Listing],
+}
+
+/// Our own types serialize without error (string keys, no floats that
+/// could be NaN); should that ever change, an `internal` error keeps the
+/// client's parser on its feet.
+fn to_text<T: Serialize>(value: &T) -> Utf8Bytes {
+    Utf8Bytes::from(serde_json::to_string(value).unwrap_or_else(|_| {
+        r#"{"t":"error","d":{"code":"internal","message":"encoding failed"}}"#.to_owned()
+    }))
+}
+
+/// Encodes a message once, to be shared by every subscriber (cloning the
+/// result is a reference-count increment).
 #[must_use]
-pub(crate) fn encode_bare(t: &str) -> Utf8Bytes {
-    let text = serde_json::to_string(&Envelope::<()> {
-        t,
-        v: None,
-        d: None,
-    })
-    .unwrap_or_else(|_| format!("{{\"t\":\"{t}\"}}"));
-    Utf8Bytes::from(text)
+pub(crate) fn encode(msg: &ServerMsg<'_>) -> Utf8Bytes {
+    to_text(msg)
+}
+
+/// Encodes event number `v`.
+#[must_use]
+pub(crate) fn encode_event(v: u64, event: &Event<'_>) -> Utf8Bytes {
+    to_text(&Numbered { event, v })
 }
 
 /// An `error` message.
 #[must_use]
 pub(crate) fn error_msg(code: ErrorCode, message: &str) -> Utf8Bytes {
-    encode("error", None, &ErrorMsg { code, message })
+    encode(&ServerMsg::Error(ErrorMsg { code, message }))
+}
+
+/// A `pong`.
+#[must_use]
+pub(crate) fn pong() -> Utf8Bytes {
+    encode(&ServerMsg::Pong)
 }
 
 #[cfg(test)]
@@ -482,6 +546,34 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_names_its_seat_with_as() {
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"draw_accept","as":"black"}"#),
+            Ok(ClientFrame {
+                seat: Some(Color::Black),
+                msg: ClientMsg::DrawAccept
+            })
+        );
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"move","d":{"uci":"e2e4","ply":0}}"#),
+            Ok(ClientFrame {
+                seat: None,
+                msg: ClientMsg::Move {
+                    uci: "e2e4".into(),
+                    ply: 0
+                }
+            })
+        );
+        // `"as"` inside `d` is not the frame's seat.
+        assert_eq!(
+            ClientFrame::decode(r#"{"t":"sync","d":{"v":3,"as":"white"}}"#).map(|f| f.seat),
+            Ok(None)
+        );
+        let e = ClientFrame::decode(r#"{"t":"resign","as":"red"}"#).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadMessage);
+    }
+
+    #[test]
     fn bad_frames_are_told_apart() {
         assert_eq!(
             ClientMsg::decode("nope").unwrap_err().code(),
@@ -515,22 +607,21 @@ mod tests {
     #[test]
     fn envelopes_carry_v_only_for_events() {
         let ack: Value =
-            serde_json::from_str(&encode("ack", None, &AckMsg { ply: 3, v: 9 })).unwrap();
+            serde_json::from_str(&encode(&ServerMsg::Ack(AckMsg { ply: 3, v: 9 }))).unwrap();
         assert_eq!(ack, json!({"t": "ack", "d": {"ply": 3, "v": 9}}));
-        let offer: Value = serde_json::from_str(&encode(
-            "offer",
-            Some(4),
-            &OfferEvent {
+        let offer: Value = serde_json::from_str(&encode_event(
+            4,
+            &Event::Offer(OfferEvent {
                 kind: OfferKind::Draw,
                 by: Color::Black,
-            },
+            }),
         ))
         .unwrap();
         assert_eq!(
             offer,
             json!({"t": "offer", "v": 4, "d": {"kind": "draw", "by": "black"}})
         );
-        let pong: Value = serde_json::from_str(&encode_bare("pong")).unwrap();
+        let pong: Value = serde_json::from_str(&pong()).unwrap();
         assert_eq!(pong, json!({"t": "pong"}));
     }
 

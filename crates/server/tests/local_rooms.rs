@@ -27,7 +27,11 @@ async fn play_both(ws: &mut Ws, start_ply: u32, moves: &[&str]) -> u64 {
         assert_eq!(ack["d"]["ply"], ply, "{ack}");
         let ev = ws.expect("move").await;
         assert_eq!(ev["d"]["uci"], *uci, "{ev}");
-        let by = if ply.is_multiple_of(2) { "white" } else { "black" };
+        let by = if ply.is_multiple_of(2) {
+            "white"
+        } else {
+            "black"
+        };
         assert_eq!(ev["d"]["by"], by, "{ev}");
         last = ev["v"].as_u64().unwrap();
     }

@@ -13,6 +13,7 @@ use axum::{
     response::IntoResponse,
     routing::{any, get, post},
 };
+use chessplayx_engine::Level;
 use chessplayx_rules::{AnyGame, GameStatus, MoveInfo, MoveWarningInfo, ReplayError, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -120,7 +121,25 @@ async fn position(
 struct AiMoveRequest {
     #[serde(flatten)]
     position: PositionRequest,
-    level: u8,
+    #[serde(deserialize_with = "level")]
+    level: Level,
+}
+
+/// Reads an AI level straight into the engine's [`Level`]: the one range
+/// check (1–8) is `Level`'s own, and an out-of-range number is a
+/// `bad_request` naming it.
+pub(super) fn level<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
+    let n = u8::deserialize(d)?;
+    Level::try_from(n).map_err(serde::de::Error::custom)
+}
+
+/// As [`level`], for an optional field (`null` or absent: `None`).
+pub(super) fn optional_level<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Level>, D::Error> {
+    Option::<u8>::deserialize(d)?
+        .map(|n| Level::try_from(n).map_err(serde::de::Error::custom))
+        .transpose()
 }
 
 #[derive(Debug, Serialize)]
@@ -134,17 +153,11 @@ async fn ai_move(
     body: Result<Json<AiMoveRequest>, JsonRejection>,
 ) -> Result<Json<AiMoveResponse>, ApiError> {
     let Json(req) = body?;
-    if !(1..=8).contains(&req.level) {
-        return Err(ApiError::BadRequest(format!(
-            "level must be 1 to 8, got {}",
-            req.level
-        )));
-    }
     let ai_req = AiRequest {
         variant: req.position.variant,
         start_fen: req.position.fen.clone(),
         moves: req.position.moves.clone(),
-        level: req.level,
+        level: req.level.number(),
     };
     let mut game = replay(req.position).await?;
     if let Some(o) = game.outcome() {

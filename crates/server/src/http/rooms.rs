@@ -9,6 +9,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
+use chessplayx_engine::Level;
 use chessplayx_rules::{AnyGame, ByColor, Color, Variant};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
@@ -53,8 +54,8 @@ struct CreateRequest {
     color: ColorChoice,
     #[serde(default)]
     public: bool,
-    #[serde(default)]
-    ai_level: Option<u8>,
+    #[serde(default, deserialize_with = "super::api::optional_level")]
+    ai_level: Option<Level>,
     #[serde(default)]
     fen: Option<String>,
     /// A same-device room: the creator holds both seats.
@@ -96,24 +97,15 @@ fn clock_config(clock: Option<ClockRequest>) -> Result<Option<ClockConfig>, ApiE
     }))
 }
 
-async fn create(
-    State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<CreateRequest>, JsonRejection>,
-) -> Result<Response, ApiError> {
-    let Json(req) = body?;
+/// The request's checks beyond its JSON shape: the clock's ranges, the
+/// combinations `local` forbids, and a start position that is legal and
+/// not already over. Returns the clock.
+fn check_request(req: &CreateRequest) -> Result<Option<ClockConfig>, ApiError> {
     let clock = clock_config(req.clock)?;
     if req.local && (req.ai_level.is_some() || req.public) {
         return Err(ApiError::BadRequest(
             "a same-device room (local) cannot have ai_level or be public".to_owned(),
         ));
-    }
-    if let Some(level) = req.ai_level
-        && !(1..=8).contains(&level)
-    {
-        return Err(ApiError::BadRequest(format!(
-            "ai_level must be 1 to 8, got {level}"
-        )));
     }
     if let Some(fen) = req.fen.as_deref() {
         let game =
@@ -125,6 +117,16 @@ async fn create(
             )));
         }
     }
+    Ok(clock)
+}
+
+async fn create(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Json<CreateRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    let clock = check_request(&req)?;
     if let Err(wait) = app.0.room_limit.check(peer.ip()) {
         return Err(ApiError::RateLimited(wait.as_secs().max(1)));
     }
@@ -151,7 +153,7 @@ async fn create(
             (None, RoomState::Playing, false)
         }
         Some(level) => {
-            seats.get_mut(!color).ai_level = Some(level);
+            seats.get_mut(!color).ai_level = Some(level.number());
             (None, RoomState::Playing, false)
         }
         None => (Some(new_token()), RoomState::Waiting, req.public),

@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use super::RoomQuery;
 use crate::{
     AppState,
-    protocol::{ClientFrame, ClientMsg, ErrorCode, encode_bare, error_msg},
+    protocol::{ClientFrame, ClientMsg, ErrorCode, error_msg, pong},
     ratelimit::Bucket,
     room::{Auth, JoinReply, Registry, RoomCmd, RoomHandle, SUBSCRIBER_QUEUE},
 };
@@ -214,7 +214,7 @@ pub(crate) async fn room_connection<S, E>(
                     Spend::Close => break Some((CLOSE_POLICY, "message budget exceeded")),
                 }
                 let reply = match ClientFrame::decode(&text) {
-                    Ok(ClientFrame { msg: ClientMsg::Ping, .. }) => encode_bare("pong"),
+                    Ok(ClientFrame { msg: ClientMsg::Ping, .. }) => pong(),
                     Ok(msg) => {
                         if handle.send(RoomCmd::Client { sub, msg }).await.is_err() {
                             break None;
@@ -280,7 +280,7 @@ where
                     }
                     Spend::Over => error_msg(ErrorCode::RateLimited, "too many messages; slow down"),
                     Spend::Ok => match ClientMsg::decode(&text) {
-                        Ok(ClientMsg::Ping) => encode_bare("pong"),
+                        Ok(ClientMsg::Ping) => pong(),
                         Ok(_) => error_msg(ErrorCode::UnknownType, "the lobby only answers ping"),
                         Err(e) => error_msg(e.code(), &e.to_string()),
                     },

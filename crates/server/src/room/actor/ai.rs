@@ -1,0 +1,81 @@
+//! The room actor's AI seat: starting, stopping and applying searches.
+
+use super::*;
+
+impl RoomActor {
+    // ----- AI -----------------------------------------------------------
+
+    pub(super) fn stop_ai(&mut self) {
+        if let Some(job) = self.ai.take() {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a search when the side to move is the AI's and none runs
+    /// for this ply.
+    pub(super) fn maybe_start_ai(&mut self) {
+        self.start_ai_after(Duration::ZERO);
+    }
+
+    /// As [`Self::maybe_start_ai`], the search starting after `delay` (a
+    /// retry after a failed search must not spin).
+    pub(super) fn start_ai_after(&mut self, delay: Duration) {
+        if self.state != RoomState::Playing || self.outcome.is_some() {
+            return;
+        }
+        let turn = self.game.turn();
+        let Some(level) = self.ai_seat(turn) else {
+            return;
+        };
+        let ply = self.game.ply();
+        if self.ai.as_ref().is_some_and(|j| j.ply == ply) {
+            return;
+        }
+        self.stop_ai();
+        let stop = Arc::new(AtomicBool::new(false));
+        // With a clock, spend at most a 30th of what is left (and 1 s).
+        let think = self.clock.as_ref().map(|c| {
+            let left = u64::try_from(c.remaining(turn, Instant::now()).max(0)).unwrap_or(0);
+            Duration::from_millis((left / 30).clamp(10, 1_000))
+        });
+        let req = AiRequest {
+            variant: self.variant,
+            start_fen: self.start_fen.clone(),
+            moves: self.game.moves_uci(),
+            level,
+        };
+        let pool = self.shared.ai.clone();
+        let weak = self.weak.clone();
+        let flag = Arc::clone(&stop);
+        tokio::spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            let result = pool.best_move(req, think, None, flag).await;
+            if let Some(tx) = weak.upgrade() {
+                let _gone = tx.send(RoomCmd::AiMove { ply, result }).await;
+            }
+        });
+        self.ai = Some(AiJob { ply, stop });
+    }
+
+    pub(super) async fn ai_move(&mut self, ply: usize, result: AiOutcome) {
+        if self.ai.as_ref().is_none_or(|j| j.ply != ply) || self.game.ply() != ply {
+            return;
+        }
+        self.ai = None;
+        let turn = self.game.turn();
+        match result {
+            Ok(uci) => {
+                if let Err(r) = self.play(None, turn, &uci).await {
+                    tracing::error!(room = %self.id, uci, code = %r.code, message = r.message, "AI move refused; searching again in 1 s");
+                    self.start_ai_after(Duration::from_secs(1));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(room = %self.id, error = %e, "AI search failed; retrying in 1 s");
+                self.start_ai_after(Duration::from_secs(1));
+            }
+        }
+    }
+}
