@@ -15,6 +15,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import {
+  assert,
+  assertSeen,
+  boardCoords,
+  clickMove,
+  dragMove,
+  glyphOn,
+  idle,
+  moveList,
+  pieceOn,
+  plies,
+  typeMove,
+  waitPiece,
+  waitPlies,
+} from './page.mjs';
+import { roomTests } from './rooms.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '..');
@@ -126,101 +142,6 @@ async function newPage(opts = {}) {
 }
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 
-function assert(cond, msg) {
-  if (!cond) throw new Error(`assertion failed: ${msg}`);
-}
-
-/** The move list as text, one space between moves. */
-const moveList = (page) => page.evaluate(() => Array.from(document.querySelectorAll('ol.moves li'), (li) => li.textContent.trim()).join(' '));
-
-/** Number of moves in the move list. */
-const plies = (page) => page.locator('ol.moves li').count();
-async function waitPlies(page, n, atLeast = false) {
-  try {
-    await page.waitForFunction(
-      ([want, more]) => {
-        const have = document.querySelectorAll('ol.moves li').length;
-        return have === want || (more && have > want);
-      },
-      [n, atLeast],
-      { timeout: 20000, polling: 50 },
-    );
-  } catch (e) {
-    throw new Error(`waited for ${atLeast ? 'at least ' : ''}${n} moves in the list, it shows ${await plies(page).catch(() => '?')}: ${e.message}`, { cause: e });
-  }
-}
-
-/** Waits until the shown position is not waiting on the server. */
-const idle = (page) => page.waitForSelector('.round[aria-busy="false"]', { timeout: 20000 });
-
-/** Types a move in the keyboard field and waits for it to appear. */
-async function typeMove(page, text) {
-  await idle(page);
-  const before = await plies(page);
-  await page.fill('#typed-move', text);
-  await page.press('#typed-move', 'Enter');
-  // at least: against the computer its reply may land before the list is read
-  await waitPlies(page, before + 1, true);
-}
-
-/** Clicks a square of the board (orientation from the wrap's class). */
-async function clickSquare(page, sq) {
-  const wrap = page.locator('.board-host .cg-wrap').first();
-  const box = await wrap.boundingBox();
-  const xq = await page.locator('.board-host.xq').count();
-  const [w, hgt] = xq ? [9, 10] : [8, 8];
-  const white = await wrap.evaluate((el) => el.classList.contains('orientation-white'));
-  const file = sq.charCodeAt(0) - 97;
-  const rank = Number(sq.slice(1)) - 1;
-  const fx = white ? file : w - 1 - file;
-  const fy = white ? hgt - 1 - rank : rank;
-  await page.mouse.click(box.x + ((fx + 0.5) * box.width) / w, box.y + ((fy + 0.5) * box.height) / hgt);
-}
-async function clickMove(page, from, to) {
-  await clickSquare(page, from);
-  await clickSquare(page, to);
-}
-
-/** Screen centre of a square (orientation from the wrap's class). */
-async function squareCenter(page, sq) {
-  const board = page.locator('.board-host cg-board').first();
-  const box = await board.boundingBox();
-  const xq = await page.locator('.board-host.xq').count();
-  const [w, hgt] = xq ? [9, 10] : [8, 8];
-  const white = await page.locator('.board-host .cg-wrap').first().evaluate((el) => el.classList.contains('orientation-white'));
-  const file = sq.charCodeAt(0) - 97;
-  const rank = Number(sq.slice(1)) - 1;
-  const fx = white ? file : w - 1 - file;
-  const fy = white ? hgt - 1 - rank : rank;
-  return { x: box.x + ((fx + 0.5) * box.width) / w, y: box.y + ((fy + 0.5) * box.height) / hgt };
-}
-
-/** Drags the piece on `from` to `to` with the mouse (down, moves, up): no clicks. */
-async function dragMove(page, from, to) {
-  const a = await squareCenter(page, from);
-  const b = await squareCenter(page, to);
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
-  await page.mouse.move(b.x, b.y, { steps: 5 });
-  await page.mouse.up();
-}
-
-/** The piece chessgroundx shows on a square as `colour role` (`white k-piece`), or null; rank 10 is ':' there. */
-const pieceOn = (page, sq) =>
-  page.evaluate((key) => {
-    const p = Array.from(document.querySelectorAll('.board-host cg-board piece')).find((el) => el.cgKey === key && !el.classList.contains('ghost'));
-    return p ? Array.from(p.classList).filter((c) => c === 'white' || c === 'black' || c.endsWith('-piece')).join(' ') : null;
-  }, sq.replace(/10$/, ':'));
-
-/** Waits until a square shows this piece (class list as chessgroundx writes it). */
-const waitPiece = (page, sq, cls) =>
-  page.waitForFunction(
-    ([key, want]) => Array.from(document.querySelectorAll('.board-host cg-board piece')).some((el) => el.cgKey === key && want.split(' ').every((c) => el.classList.contains(c))),
-    [sq.replace(/10$/, ':'), cls],
-    { polling: 50 },
-  );
-
 /**
  * A's room (no clock, A White) joined by B through the invite link; both
  * connected. B loads from `bBase` (a relay) and runs `bInit` first if given.
@@ -247,14 +168,14 @@ async function startLocal(page, variant, fen) {
   await page.waitForSelector('#typed-move');
 }
 
-async function axe(page, name) {
+async function axe(page, name, { strict = false } = {}) {
   await page.addScriptTag({ path: path.join(web, 'node_modules/axe-core/axe.min.js') });
   const res = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
   });
-  const bad = res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const bad = strict ? res : res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert(bad.length === 0, `${name}: axe violations ${JSON.stringify(bad)}`);
   return res.length;
 }
@@ -277,8 +198,23 @@ test('same device: chess to checkmate, reload in the middle', async () => {
   const text = await page.textContent('.result');
   assert(/Black wins/.test(text) && /checkmate/.test(text), `result: ${text}`);
   await shot(page, 'chess-checkmate');
+  // a rematch on the same screen: a new room, both seats still held
+  const first = page.url();
+  await page.click('#rematch');
+  await page.waitForFunction((u) => location.href !== u, first);
+  await page.waitForSelector('#typed-move');
+  assert((await plies(page)) === 0 && /Two players/.test(await page.textContent('.mode-line')), 'a fresh same-device game');
+  await typeMove(page, 'e4');
+  await typeMove(page, 'e5');
+  // a draw both players agree to in the dialog, judged by the server
+  await idle(page);
+  await page.click('#draw');
+  await page.waitForSelector('dialog.confirm[open]');
+  await page.click('#dlg-yes');
+  await page.waitForSelector('.result');
+  assert(/^Draw\b/.test(await page.textContent('.result')) && /by agreement/.test(await page.textContent('.result')), 'draw by agreement');
   await page.goto(base);
-  assert((await page.locator('.saved li').count()) >= 1, 'saved game listed');
+  assert((await page.locator('.saved li').count()) === 2, 'both games listed');
   await page.context().close();
 });
 
@@ -300,19 +236,25 @@ test('same device: atomic explosion ends the game (king blown up), reload in the
   await page.context().close();
 });
 
-test('same device: horde, reload, resignation', async () => {
+test('same device: horde, reload, a takeback both players allow, resignation', async () => {
   const page = await newPage();
   await startLocal(page, 'horde');
   await typeMove(page, 'e5');
   await typeMove(page, 'e6');
+  await typeMove(page, 'd5');
   await page.reload();
+  await waitPlies(page, 3);
+  // a takeback on a shared screen: White asks, Black allows in the dialog, the server undoes White's move
+  await idle(page);
+  await page.click('#takeback');
+  await page.waitForSelector('dialog.confirm[open]');
+  await page.click('#dlg-yes');
   await waitPlies(page, 2);
+  await idle(page);
   await page.click('#resign');
   await page.click('#dlg-yes');
   await page.waitForSelector('.result');
   assert(/Black wins/.test(await page.textContent('.result')), 'white resigned');
-  await page.click('#takeback');
-  await page.waitForFunction(() => !document.querySelector('.result'));
   await shot(page, 'horde');
   await page.context().close();
 });
@@ -351,34 +293,6 @@ test('same device: a draw claim appears only when the server says it is claimabl
   assert(/Draw/.test(await page.textContent('.result')) && /threefold/.test(await page.textContent('.result')), 'claimed draw');
   await page.context().close();
 });
-
-/**
- * The game board's coordinate labels in DOM order, whether the DOM order is
- * the screen order (files left to right, ranks top to bottom), and for each
- * king whether the labels of its square (given) line up with it on screen.
- */
-async function boardCoords(page, kingSquares) {
-  return page.evaluate((squares) => {
-    const host = document.querySelector('.round .board-host');
-    const center = (el) => {
-      const r = el.getBoundingClientRect();
-      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-    };
-    const spans = (cls) => Array.from(host.querySelectorAll(`.${cls} span`));
-    const files = spans('coords-files');
-    const ranks = spans('coords-ranks');
-    const ordered =
-      files.every((s, i) => i === 0 || center(s).x > center(files[i - 1]).x) && ranks.every((s, i) => i === 0 || center(s).y > center(ranks[i - 1]).y);
-    const aligned = {};
-    for (const [color, sq] of Object.entries(squares)) {
-      const king = center(host.querySelector(`piece.k-piece.${color}`));
-      const f = center(files.find((s) => s.textContent === sq[0]));
-      const r = center(ranks.find((s) => s.textContent === sq.slice(1)));
-      aligned[color] = Math.abs(f.x - king.x) < 2 && Math.abs(r.y - king.y) < 2;
-    }
-    return { files: files.map((s) => s.textContent).join(' '), ranks: ranks.map((s) => s.textContent).join(' '), ordered, aligned };
-  }, kingSquares);
-}
 
 test('board coordinates: 8×8 and Xiangqi, both orientations, line up with the pieces', async () => {
   const page = await newPage();
@@ -449,6 +363,9 @@ test('keyboard: arrows step through the moves, Home and End jump, the board foll
   await waitPiece(page, 'b8', 'black n-piece');
   await waitPiece(page, 'f3', 'white n-piece');
   assert((await current()) === 'Nf3', `one back: ${await current()}`);
+  // the turn line speaks of the position shown, not of the live game (White to move there)
+  await page.waitForFunction(() => /Black to move/.test(document.querySelector('.turn')?.textContent ?? ''));
+  await assertSeen(page, '.turn', 'the turn line');
   assert((await page.locator('#typed-move').count()) === 0, 'no typing while looking at an earlier position');
   await page.keyboard.press('ArrowLeft');
   await waitPiece(page, 'g1', 'white n-piece');
@@ -463,20 +380,13 @@ test('keyboard: arrows step through the moves, Home and End jump, the board foll
   assert((await pieceOn(page, 'e7')) === 'black p-piece' && (await current()) === 'e4', `after 1.e4: ${await current()}, e7 ${await pieceOn(page, 'e7')}`);
   await page.keyboard.press('End');
   await waitPiece(page, 'c6', 'black n-piece');
+  await page.waitForFunction(() => /White to move/.test(document.querySelector('.turn')?.textContent ?? ''));
   await page.waitForSelector('#typed-move');
   await page.keyboard.press('ArrowRight'); // nothing after the live position
   assert((await current()) === 'Nc6', 'End is the live position');
   await typeMove(page, 'Bb5');
   await page.context().close();
 });
-
-/** The text drawn on the Xiangqi piece of a square (from its background image), or null. */
-const glyphOn = (page, sq) =>
-  page.evaluate((key) => {
-    const p = Array.from(document.querySelectorAll('.board-host cg-board piece')).find((el) => el.cgKey === key);
-    const m = p && /<text[^>]*>([^<]*)<\/text>/.exec(decodeURIComponent(getComputedStyle(p).backgroundImage));
-    return m ? m[1] : null;
-  }, sq.replace(/10$/, ':'));
 
 test('xiangqi pieces: the Western-letter setting redraws the pieces and is remembered', async () => {
   const page = await newPage();
@@ -506,6 +416,19 @@ test('promotion picker: knight', async () => {
   await clickMove(page, 'b7', 'a8');
   await page.waitForSelector('.promotion-picker');
   await shot(page, 'promotion-picker');
+  // each choice shows White's piece picture (not a blank box)
+  const choices = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('.promotion-picker button.promo'), (b) => {
+      const r = b.getBoundingClientRect();
+      return { cls: b.className, img: getComputedStyle(b).backgroundImage, w: r.width, h: r.height };
+    }),
+  );
+  assert(choices.length === 4, `four choices: ${choices.length}`);
+  for (const c of choices) {
+    assert(c.cls.includes('white'), `a choice of White's pieces: ${c.cls}`);
+    assert(c.img.startsWith('url(') && c.w > 20 && c.h > 20, `a piece picture in ${c.cls}: ${c.img.slice(0, 40)} ${c.w}×${c.h}`);
+  }
+  assert(new Set(choices.map((c) => c.img)).size === 4, 'four different pictures');
   await page.click('.promotion-picker .promo-n');
   await waitPlies(page, 9);
   assert((await page.textContent('ol.moves')).includes('bxa8=N'), 'underpromotion played');
@@ -625,9 +548,17 @@ test(
     await shot(a, 'online-a');
     await shot(b, 'online-b');
     await shot(c, 'online-spectator');
+    // a rematch takes both players to the new room, colours swapped
+    const oldUrl = a.url();
     await a.click('#rematch');
     await b.click('#rematch-accept');
-    await a.waitForSelector('#to-rematch');
+    for (const p of [a, b]) await p.waitForFunction((u) => location.href !== u && /\/r\/\w+$/.test(location.pathname), oldUrl);
+    assert(a.url() === b.url(), `both players in the same new room: ${a.url()} ${b.url()}`);
+    await a.waitForSelector('text=You play Black');
+    await b.waitForSelector('text=You play White');
+    await b.waitForSelector('#typed-move');
+    await typeMove(b, 'e4');
+    await waitPlies(a, 1);
     for (const p of [a, b, c]) await p.context().close();
   },
   { online: true },
@@ -760,6 +691,8 @@ test('same device with a clock: runs after both sides moved, survives a reload',
   await page.context().close();
 });
 
+roomTests({ test, newPage, base, shot, startLocal });
+
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();
   await page.goto(base);
@@ -803,7 +736,16 @@ test('phone width: 375 px, rules pages, accessibility', async () => {
     const firstRank = await page.textContent('figure.diagram .coords-ranks span');
     assert(firstRank === (g === 'xiangqi' ? '10' : '8'), `rules diagram of ${g} labelled from rank ${firstRank}`);
     assert((await page.locator(`a[href="/?game=${g}"]`).count()) >= 1, `rules page links to playing ${g}`);
-    await axe(page, `rules ${g}`);
+    await axe(page, `rules ${g}`, { strict: true });
+    // the review date once, the sources as links
+    const text = await page.textContent('article.rules');
+    assert((text.match(/reviewed/gi) ?? []).length === 1, `${g}: one review date`);
+    const sources = await page.evaluate(() => {
+      const h = Array.from(document.querySelectorAll('article.rules h2')).find((x) => x.textContent === 'Sources');
+      const ul = h?.nextElementSibling;
+      return ul ? Array.from(ul.querySelectorAll('li'), (li) => li.querySelectorAll('a[href^="https://"]').length) : [];
+    });
+    assert(sources.length > 0 && sources.every((n) => n > 0), `${g}: every source is a link ${JSON.stringify(sources)}`);
     await shot(page, `rules-${g}`);
   }
   await page.context().close();

@@ -40,21 +40,13 @@ async function call(path: string, body?: unknown): Promise<unknown> {
   return json;
 }
 
-/** Plays `moves` from `fen` on the server and describes the position. */
+/**
+ * The position after `moves` from `fen`, from the server: used only to draw
+ * an earlier position of a game when its FEN was not seen live (an online
+ * game opened mid-way). The game itself is judged by its room.
+ */
 export async function position(variant: VariantName, fen: string | null, moves: readonly string[]): Promise<PositionReply> {
   return parsePosition(await call('/api/position', { variant, fen, moves }));
-}
-
-/** The computer's move. */
-export async function aiMove(
-  variant: VariantName,
-  fen: string | null,
-  moves: readonly string[],
-  level: number,
-): Promise<{ uci: string; san: string }> {
-  const r = (await call('/api/ai-move', { variant, fen, moves, level })) as { uci?: unknown; san?: unknown };
-  if (typeof r?.uci !== 'string') throw new ApiError('internal', 'no move in the reply');
-  return { uci: r.uci, san: typeof r.san === 'string' ? r.san : r.uci };
 }
 
 /** What `POST /api/rooms` answers. */
@@ -62,24 +54,53 @@ export interface CreatedRoom {
   id: string;
   color: Color;
   seat_token: string;
+  /** Same-device rooms: both seats' tokens (`null` for other rooms). */
+  seat_tokens: Record<Color, string> | null;
   invite_url: string | null;
   spectate_url: string;
 }
 
-/** Creates a room and takes a seat in it. */
-export async function createRoom(req: {
+/** What `POST /api/rooms` takes: an online room, an AI room (`ai_level`) or a same-device room (`local`). */
+export interface NewRoom {
   variant: VariantName;
   clock: { minutes: number; increment: number } | null;
   color: Color | 'random';
   public: boolean;
   ai_level: number | null;
-}): Promise<CreatedRoom> {
-  const r = (await call('/api/rooms', req)) as CreatedRoom;
-  if (typeof r?.id !== 'string' || typeof r.seat_token !== 'string') throw new ApiError('internal', 'bad room reply');
-  return r;
+  local?: boolean;
+  fen?: string | null;
 }
 
-/** `v0.1.0 · 7fd5f90`. */
+/** Creates a room and takes a seat in it (both seats for a same-device room). */
+export async function createRoom(req: NewRoom): Promise<CreatedRoom> {
+  const r = (await call('/api/rooms', req)) as Partial<CreatedRoom> | null;
+  if (typeof r?.id !== 'string' || typeof r.seat_token !== 'string' || (r.color !== 'white' && r.color !== 'black'))
+    throw new ApiError('internal', 'bad room reply');
+  const st = r.seat_tokens;
+  const tokens = st && typeof st.white === 'string' && typeof st.black === 'string' ? { white: st.white, black: st.black } : null;
+  if (req.local && !tokens) throw new ApiError('internal', 'a same-device room came without both seat tokens');
+  return {
+    id: r.id,
+    color: r.color,
+    seat_token: r.seat_token,
+    seat_tokens: tokens,
+    invite_url: typeof r.invite_url === 'string' ? r.invite_url : null,
+    spectate_url: typeof r.spectate_url === 'string' ? r.spectate_url : `/r/${r.id}`,
+  };
+}
+
+/** Whether a room exists (`GET /api/rooms/{id}`): false on `not_found`, an error otherwise. */
+export async function roomExists(id: string): Promise<boolean> {
+  try {
+    await call(`/api/rooms/${encodeURIComponent(id)}`);
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 'not_found') return false;
+    throw e;
+  }
+}
+
+/** The server's version line, e.g. `0.1.0 · 7fd5f90`. */
 export async function version(): Promise<string> {
   const r = (await call('/api/version')) as { version?: unknown };
   return typeof r?.version === 'string' ? r.version : '?';

@@ -2,15 +2,11 @@
 import * as api from './api';
 import { button, go, h } from './dom';
 import { t, type Key } from './i18n';
-import { newClock } from './localclock';
 import type { Page } from './main';
 import type { Color, Lobby } from './protocol';
 import { Socket } from './socket';
-import { LocalStore, newGameId, seats, type LocalGame } from './store';
-import { VARIANTS, isVariant, type VariantName } from './variants';
-
-/** The store over the browser's localStorage. */
-export const store = (): LocalStore => new LocalStore(localStorage);
+import { fullMoves, gameStore, seats } from './store';
+import { VARIANTS, VARIANT_INFO, isVariant, type VariantName } from './variants';
 
 /** Clock choices: minutes + increment seconds; `null` for none. */
 const CLOCKS: ({ minutes: number; increment: number } | null)[] = [
@@ -21,9 +17,10 @@ const CLOCKS: ({ minutes: number; increment: number } | null)[] = [
   { minutes: 10, increment: 5 },
   { minutes: 15, increment: 10 },
   { minutes: 30, increment: 0 },
+  { minutes: 0.25, increment: 0 },
 ];
 const clockLabel = (c: { minutes: number; increment: number } | null): string =>
-  c ? `${c.minutes} + ${c.increment}` : t('home.clock.none');
+  c ? `${c.minutes < 1 ? `${c.minutes * 60} s` : c.minutes} + ${c.increment}` : t('home.clock.none');
 
 function clockSelect(id: string): HTMLSelectElement {
   const s = h('select', { id });
@@ -34,32 +31,49 @@ function clockSelect(id: string): HTMLSelectElement {
 /** The variant's translated name. */
 export const variantName = (v: VariantName): string => t(`variant.${v}` as Key);
 
-/** Starts a same-device or computer game and opens it. */
-export function startLocal(opts: {
+/** How a new game is played: two players at this screen, or against the computer. */
+export interface NewGame {
   variant: VariantName;
   mode: 'local' | 'ai';
   aiLevel: number | null;
-  human: Color | null;
+  /** Computer games: the human's colour (`random`: the server draws it). */
+  human: Color | 'random' | null;
   clock: { minutes: number; increment: number } | null;
   startFen?: string | null;
-}): void {
+}
+
+/**
+ * Starts a same-device game (a room holding both seats) or a computer game
+ * (an AI room), saves it in this browser and opens it.
+ */
+export async function startGame(opts: NewGame): Promise<void> {
+  const local = opts.mode === 'local';
+  const r = await api.createRoom({
+    variant: opts.variant,
+    clock: opts.clock,
+    color: local ? 'white' : (opts.human ?? 'random'),
+    public: false,
+    ai_level: local ? null : (opts.aiLevel ?? 1),
+    ...(local ? { local: true } : {}),
+    fen: opts.startFen ?? null,
+  });
+  const tokens = local && r.seat_tokens ? [r.seat_tokens.white, r.seat_tokens.black] : [r.seat_token];
   const now = Date.now();
-  const g: LocalGame = {
-    id: newGameId(),
+  gameStore().save({
+    id: r.id,
     variant: opts.variant,
     mode: opts.mode,
-    aiLevel: opts.aiLevel,
-    human: opts.human,
-    startFen: opts.startFen ?? null,
-    moves: [],
-    sans: [],
+    aiLevel: local ? null : (opts.aiLevel ?? 1),
+    human: local ? null : r.color,
+    tokens,
+    plies: 0,
+    fen: opts.startFen ?? VARIANT_INFO[opts.variant].startFen,
     outcome: null,
-    clock: opts.clock ? newClock(opts.clock.minutes * 60000, opts.clock.increment * 1000) : null,
+    snapshot: null,
     createdAt: now,
     updatedAt: now,
-  };
-  store().save(g);
-  go(`/play/${g.id}`);
+  });
+  go(`/r/${r.id}`);
 }
 
 function lobbyStrip(): { el: HTMLElement; destroy: () => void } {
@@ -92,7 +106,7 @@ function lobbyStrip(): { el: HTMLElement; destroy: () => void } {
 }
 
 function savedGames(): HTMLElement {
-  const s = store();
+  const s = gameStore();
   const games = s.list();
   const ul = h('ul', { class: 'saved' });
   for (const g of games) {
@@ -102,7 +116,7 @@ function savedGames(): HTMLElement {
       h(
         'li',
         {},
-        h('a', { href: `/play/${g.id}` }, `${variantName(g.variant)} · ${who} · ${t('saved.moves', { count: g.moves.length })}${status}`),
+        h('a', { href: `/r/${g.id}` }, `${variantName(g.variant)} · ${who} · ${t('saved.moves', { count: fullMoves(g.plies) })}${status}`),
         ' ',
         h('time', { datetime: new Date(g.updatedAt).toISOString() }, new Date(g.updatedAt).toLocaleString()),
         ' ',
@@ -131,6 +145,13 @@ export function home(): Page {
     pick.append(h('label', { for: `v-${v}`, class: 'variant-card' }, input, h('strong', {}, variantName(v)), h('span', {}, t(`variant.${v}.blurb` as Key)), h('a', { href: `/rules/${v}` }, t('home.rulesOf', { game: variantName(v) }))));
   }
 
+  const startErr = h('p', { class: 'error', role: 'alert', id: 'start-error' });
+  const start = (g: NewGame): void => {
+    startErr.textContent = '';
+    startGame(g).catch((e: unknown) => {
+      startErr.textContent = e instanceof api.ApiError ? t('error.server', { code: e.code }) : String(e);
+    });
+  };
   // same device
   const localClock = clockSelect('local-clock');
   const local = h(
@@ -140,13 +161,14 @@ export function home(): Page {
     h('p', {}, t('home.local.help')),
     h('label', { for: 'local-clock' }, t('home.clock')),
     localClock,
-    button(t('home.start'), () => startLocal({ variant, mode: 'local', aiLevel: null, human: null, clock: CLOCKS[Number(localClock.value)] ?? null, startFen }), { id: 'start-local', class: 'primary' }),
+    button(t('home.start'), () => start({ variant, mode: 'local', aiLevel: null, human: null, clock: CLOCKS[Number(localClock.value)] ?? null, startFen }), { id: 'start-local', class: 'primary' }),
   );
 
   // computer
   const level = h('select', { id: 'ai-level' });
   for (let i = 1; i <= 8; i++) level.append(h('option', { value: String(i) }, t('home.level', { level: i })));
   const aiColor = colorSelect('ai-color');
+  const aiClock = clockSelect('ai-clock');
   const ai = h(
     'section',
     { class: 'mode', 'aria-labelledby': 'm-ai' },
@@ -155,7 +177,13 @@ export function home(): Page {
     level,
     h('label', { for: 'ai-color' }, t('home.color')),
     aiColor,
-    button(t('home.start'), () => startLocal({ variant, mode: 'ai', aiLevel: Number(level.value), human: chooseColor(aiColor.value), clock: null, startFen }), { id: 'start-ai', class: 'primary' }),
+    h('label', { for: 'ai-clock' }, t('home.clock')),
+    aiClock,
+    button(
+      t('home.start'),
+      () => start({ variant, mode: 'ai', aiLevel: Number(level.value), human: chooseColor(aiColor.value), clock: CLOCKS[Number(aiClock.value)] ?? null, startFen }),
+      { id: 'start-ai', class: 'primary' },
+    ),
   );
 
   // friend
@@ -199,6 +227,7 @@ export function home(): Page {
     startFen ? h('p', { class: 'notice', role: 'status', id: 'custom-fen' }, t('home.customFen', { fen: startFen })) : null,
     pick,
     h('div', { class: 'modes' }, local, ai, friend),
+    startErr,
     savedGames(),
   );
   return { el, destroy: lobby.destroy };
@@ -213,7 +242,6 @@ function colorSelect(id: string): HTMLSelectElement {
   );
   return s;
 }
-function chooseColor(v: string): Color {
-  if (v === 'white' || v === 'black') return v;
-  return Math.random() < 0.5 ? 'white' : 'black';
+function chooseColor(v: string): Color | 'random' {
+  return v === 'white' || v === 'black' ? v : 'random';
 }

@@ -5,7 +5,7 @@ import { installPieceCss, type GlyphStyle } from './board/ground';
 import { go, h } from './dom';
 import { home } from './home';
 import { LANGS, LANG_NAMES, initLang, lang, onLangChange, setLang, t, type Lang } from './i18n';
-import { localGamePage, roomPage } from './round';
+import { roomPage } from './room';
 import { rulesIndex, rulesPage } from './rules';
 import { isVariant } from './variants';
 
@@ -41,7 +41,8 @@ let versionText = '';
 function route(): Page {
   const path = location.pathname;
   let m: RegExpExecArray | null;
-  if ((m = /^\/play\/([\w-]+)$/.exec(path)) && m[1]) return localGamePage(m[1]);
+  // links saved before same-device games became rooms: the game page of that id (not found if it was never a room)
+  if ((m = /^\/play\/([\w-]+)$/.exec(path)) && m[1]) return roomPage(m[1], null);
   if ((m = /^\/r\/([\w-]+)$/.exec(path)) && m[1]) return roomPage(m[1], new URLSearchParams(location.search).get('invite'));
   if ((m = /^\/rules\/(\w+)$/.exec(path)) && isVariant(m[1])) return rulesPage(m[1]);
   if (path === '/rules' || path === '/rules/') return rulesIndex();
@@ -100,9 +101,10 @@ render();
 api
   .version()
   .then((v) => {
-    versionText = v;
+    // the server's line is "0.1.0 · commit"; an older server wrote "v0.1.0": never show the v twice
+    versionText = v.replace(/^v(?=\d)/, '');
     const el = document.getElementById('version');
-    if (el) el.textContent = t('footer.version', { version: v });
+    if (el) el.textContent = t('footer.version', { version: versionText });
   })
   .catch(() => {
     versionText = '?';

@@ -1,4 +1,4 @@
-/** Client helpers over the server's data (no rules): typed-move matching and Atomic explosions. */
+/** Client helpers over the server's data (no rules): typed-move matching, Atomic explosions, move numbers. */
 import type { MoveInfo } from './protocol';
 import { fenPieces, type VariantInfo } from './variants';
 
@@ -56,20 +56,18 @@ export function explosion(v: VariantInfo, beforeFen: string, afterFen: string, f
   return { squares, removed };
 }
 
-/** The side to move after `plies` moves from `startFen` (the standard start when null): the FEN's turn field, flipped once per ply. */
-export function turnAfter(startFen: string | null, plies: number): 'white' | 'black' {
-  const first = startFen?.trim().split(/\s+/)[1] === 'b' ? 'black' : 'white';
-  return plies % 2 === 0 ? first : first === 'white' ? 'black' : 'white';
-}
+/** The side to move in a FEN (its second field; Xiangqi's Red is `w`). */
+export const fenTurn = (fen: string): 'white' | 'black' => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
 /**
- * How many plies a takeback against the computer removes: back to the
- * human's turn, so their last move and the engine's reply after it. Counted
- * from the move list, not from the last status the server sent, which can
- * lag one ply behind while the reply to the engine's move is in flight.
+ * The move number and side of each ply of a game from `startFen`: a game set
+ * up at move 23 with Black to move numbers its first ply 23 (Black's).
  */
-export function aiTakebackPlies(startFen: string | null, plies: number, human: 'white' | 'black'): number {
-  const n = turnAfter(startFen, plies) === human ? 2 : 1;
-  // the engine's first move alone is not the human's to take back
-  return n > plies ? 0 : n;
+export function moveNumbering(startFen: string | null): (ply: number) => { move: number; side: 'white' | 'black' } {
+  const f = (startFen ?? '').trim().split(/\s+/);
+  const first = Number(f[5]);
+  const base = Number.isInteger(first) && first > 0 ? first : 1;
+  const blackFirst = f[1] === 'b' ? 1 : 0;
+  return (ply) => ({ move: base + Math.floor((ply + blackFirst) / 2), side: (ply + blackFirst) % 2 === 0 ? 'white' : 'black' });
 }
+

@@ -1,41 +1,20 @@
 /**
- * The wire types of docs/protocol.md, mirrored by hand, with checked
+ * The wire types of docs/protocol.md (the closed vocabularies generated from
+ * the server's types, in protocol.gen.ts; the message shapes here), with checked
  * decoding of everything the server sends (a malformed frame is reported,
  * never trusted) and the room reducer that applies numbered events.
  */
+import { END_REASONS, ERROR_CODES, type EndReason, type ErrorCode } from './protocol.gen';
 import { isVariant, type VariantName } from './variants';
 
 export type Color = 'white' | 'black';
 export const COLORS: readonly Color[] = ['white', 'black'];
 export const opposite = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
-/** Every end reason the protocol names (rules and room). */
-export const END_REASONS = [
-  'checkmate',
-  'stalemate',
-  'king_exploded',
-  'horde_destroyed',
-  'insufficient_material',
-  'fivefold_repetition',
-  'seventy_five_moves',
-  'threefold_repetition',
-  'fifty_moves',
-  'perpetual_check',
-  'perpetual_chase',
-  'mutual_perpetual_check',
-  'mutual_perpetual_chase',
-  'perpetual_check_vs_chase',
-  'moves_rule',
-  'progress_rule',
-  'effective_rule',
-  'resignation',
-  'timeout',
-  'timeout_vs_insufficient_material',
-  'draw_agreement',
-  'aborted',
-  'abandoned',
-] as const;
-export type EndReason = (typeof END_REASONS)[number];
+// The closed vocabularies (end reasons, error codes) come from the server's
+// own types: protocol.gen.ts is generated from them and checked by the
+// server's tests, so the two sides cannot drift apart.
+export { END_REASONS, ERROR_CODES, ROOM_END_REASONS, type EndReason, type ErrorCode, type RoomEndReason } from './protocol.gen';
 
 export interface Outcome {
   winner: Color | null;
@@ -116,7 +95,10 @@ export interface RoomState {
   v: number;
   id: string;
   variant: VariantName;
+  /** The single seat this connection holds; `null` for spectators and for two-seat (same-device) connections. */
   you: Color | null;
+  /** Every seat this connection holds: [] spectator, [c] player, both for a same-device game. */
+  seats: Color[];
   public: boolean;
   ai_level: number | null;
   state: 'waiting' | 'playing' | 'finished';
@@ -178,12 +160,16 @@ export type ServerMsg =
   | { t: 'joined'; v: number; d: { color: Color; players: Record<Color, Player> } }
   | { t: 'rematch'; v: number; d: { id: string } }
   | { t: 'presence'; d: Record<Color, Presence> }
-  | { t: 'error'; d: { code: string; message: string } }
+  | { t: 'error'; d: { code: ErrorCode; message: string } }
   | { t: 'pong' }
   | { t: 'lobby'; d: Lobby };
 
 /** Messages the client sends on a room socket. */
-export type ClientMsg =
+export type ClientMsg = ClientBody & {
+  /** Which held seat acts (a two-seat connection); default: the side to move, or the only seat held. */
+  as?: Color;
+};
+type ClientBody =
   | { t: 'move'; d: { uci: string; ply: number } }
   | { t: 'claim'; d: { claim: ClaimKind } }
   | { t: 'sync'; d: { v: number } }
@@ -359,6 +345,13 @@ function offerKind(x: unknown): OfferKind {
   return x;
 }
 
+/** The seats a connection holds; a server without `seats` (older) implies them from `you`. */
+function parseSeats(x: unknown, you: unknown): Color[] {
+  if (x === undefined || x === null) return you === null || you === undefined ? [] : [color(you, 'you')];
+  const out = arr(x, 'seats').map((c) => color(c, 'seat'));
+  return COLORS.filter((c) => out.includes(c));
+}
+
 /** Decodes a full room `state`. */
 export function parseRoomState(x: unknown): RoomState {
   const o = obj(x, 'state');
@@ -372,6 +365,7 @@ export function parseRoomState(x: unknown): RoomState {
     id: str(o.id, 'id'),
     variant,
     you: nullable(o.you, (y) => color(y, 'you')),
+    seats: parseSeats(o.seats, o.you),
     public: o.public === true,
     ai_level: nullable(o.ai_level, (y) => num(y, 'ai_level')),
     state: st,
@@ -488,7 +482,10 @@ export function parseServerMsg(text: string): ServerMsg {
       return { t, d: parsePresence(d) };
     case 'error': {
       const q = obj(d, 'error');
-      return { t, d: { code: str(q.code, 'error.code'), message: typeof q.message === 'string' ? q.message : '' } };
+      const code = str(q.code, 'error.code');
+      // a code outside the generated list is a contract break (every known code has words)
+      if (!(ERROR_CODES as readonly string[]).includes(code)) throw new ProtocolError(`unknown error code ${code}`);
+      return { t, d: { code: code as ErrorCode, message: typeof q.message === 'string' ? q.message : '' } };
     }
     case 'pong':
       return { t };
@@ -567,6 +564,16 @@ export function applyEvent(room: RoomState, m: EventMsg, now: number): ApplyResu
       break;
   }
   return { kind: 'applied', room: r };
+}
+
+/** `3:00`, `1:02:03`, and tenths under ten seconds (`9.5`). */
+export function formatClock(ms: number): string {
+  if (ms < 10000) return (Math.max(0, ms) / 1000).toFixed(1);
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
 /** The clock as it stands now, counting down the running side since it was received. */

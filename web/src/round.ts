@@ -1,33 +1,16 @@
 /**
- * The game page, for the three ways to play: same device and computer
- * games (kept in the browser, positions from `POST /api/position`, the
- * computer's moves from `POST /api/ai-move`) and online rooms (WebSocket).
+ * The parts of the game page that do not depend on who plays: board, move
+ * list, navigation, clocks, dialogs. The one game page over the room
+ * protocol (same device, computer and online alike) is in room.ts.
  */
 import * as api from './api';
 import { Board } from './board/ground';
-import { button, go, h } from './dom';
+import { button, h } from './dom';
 import { t, type Key } from './i18n';
-import { afterMove, flagged, formatClock, remaining, stop } from './localclock';
-import type { Page } from './main';
-import { aiTakebackPlies, explosion, matchTyped } from './moves';
-import {
-  applyEvent,
-  isEvent,
-  liveClock,
-  opposite,
-  type ClaimKind,
-  type Color,
-  type GameStatus,
-  type MoveInfo,
-  type Outcome,
-  type RoomState,
-  type ServerMsg,
-  type Warning,
-} from './protocol';
-import { Socket, type Connection } from './socket';
-import { seats, type LocalGame } from './store';
-import { store, startLocal, variantName } from './home';
-import { VARIANT_INFO, type VariantInfo } from './variants';
+import { explosion, fenTurn, matchTyped, moveNumbering } from './moves';
+import { formatClock, opposite, type Color, type GameStatus, type MoveInfo, type Outcome, type Warning } from './protocol';
+import { variantName } from './home';
+import type { VariantInfo } from './variants';
 
 /** The translated name of a side in a game. */
 export function sideName(v: VariantInfo, c: Color): string {
@@ -41,7 +24,7 @@ export function resultText(v: VariantInfo, o: Outcome): string {
 }
 
 /** Shows a modal question; resolves true on confirm. */
-function confirmDialog(title: string, body: string, yes: string, no: string): Promise<boolean> {
+export function confirmDialog(title: string, body: string, yes: string, no: string): Promise<boolean> {
   return new Promise((resolve) => {
     const d = h('dialog', { class: 'confirm', 'aria-labelledby': 'dlg-title' });
     const close = (r: boolean): void => {
@@ -75,7 +58,7 @@ async function checkWarning(warnings: readonly Warning[], uci: string): Promise<
 }
 
 /** Everything the page shows, whatever drives the game. */
-interface Shown {
+export interface Shown {
   variant: VariantInfo;
   startFen: string | null;
   history: { uci: string; san: string }[];
@@ -89,8 +72,8 @@ interface Shown {
   orientation: Color;
 }
 
-/** The parts shared by local and online pages: board, move list, navigation, panel. */
-abstract class RoundView {
+/** The game page's view: board, move list, navigation, panel; the subclass says what to show and does the actions. */
+export abstract class RoundView {
   protected board: Board | null = null;
   protected viewPly: number | null = null;
   protected fenCache = new Map<number, string>();
@@ -181,7 +164,9 @@ abstract class RoundView {
     const s = this.shown();
     if (!s) return;
     this.viewPly = ply >= s.history.length ? null : ply;
+    if (this.viewPly === 0 && s.startFen) this.fenCache.set(0, s.startFen);
     if (this.viewPly !== null && !this.fenCache.has(this.viewPly)) {
+      // a position not seen live (a game opened mid-way): ask the server for its FEN
       const p = this.viewPly;
       api
         .position(s.variant.name, s.startFen, s.history.slice(0, p).map((m) => m.uci))
@@ -291,7 +276,11 @@ abstract class RoundView {
       }
       parts.push(row);
     }
+    const viewed = this.viewPly === null ? null : this.fenCache.get(ply);
     if (s.outcome) parts.push(h('div', { class: 'result', role: 'status' }, resultText(v, s.outcome)));
+    else if (viewed)
+      // an earlier position: whose turn it was there, not in the live game
+      parts.push(h('p', { class: 'turn', 'aria-live': 'polite' }, t('round.toMove', { side: sideName(v, fenTurn(viewed)) })));
     else
       parts.push(
         h(
@@ -308,9 +297,11 @@ abstract class RoundView {
     parts.push(...this.extra(s));
     // move list
     const list = h('ol', { class: 'moves', 'aria-label': t('round.moves') });
+    const num = moveNumbering(s.startFen);
     s.history.forEach((m, i) => {
       const b = button(m.san, () => this.goto(i + 1), { class: i + 1 === ply ? 'move current' : 'move', 'aria-current': i + 1 === ply ? 'true' : undefined });
-      list.append(h('li', { value: String(Math.floor(i / 2) + 1), class: i % 2 === 0 ? 'w' : 'b' }, b));
+      const n = num(i);
+      list.append(h('li', { value: String(n.move), class: n.side === 'white' ? 'w' : 'b' }, b));
     });
     parts.push(h('div', { class: 'move-list' }, list));
     const nav = h(
@@ -331,6 +322,8 @@ abstract class RoundView {
     if (typing && this.typed?.input.isConnected) this.typed.input.focus();
     const cur = list.querySelector('.current');
     if (cur && 'scrollIntoView' in cur) cur.scrollIntoView({ block: 'nearest' });
+    // new clock elements get their running / low-time look now, not at the next tick
+    this.renderClocks();
   }
 }
 
@@ -357,427 +350,3 @@ function streakBox(v: VariantInfo, s: GameStatus): HTMLElement {
   return box;
 }
 
-/** Same-device and computer games. */
-class LocalRound extends RoundView {
-  private status: GameStatus | null = null;
-  private moves: MoveInfo[] = [];
-  private warnings: Warning[] = [];
-  /** The move list `status` describes; not `game.moves` while a refresh is in flight. */
-  private statusFor: readonly string[] | null = null;
-  private readonly v: VariantInfo;
-
-  constructor(private game: LocalGame) {
-    super();
-    this.v = VARIANT_INFO[game.variant];
-    void this.refresh();
-  }
-
-  private outcome(): Outcome | null {
-    return this.game.outcome ?? this.status?.outcome ?? null;
-  }
-
-  protected override busy(): boolean {
-    return this.thinking || this.statusFor !== this.game.moves;
-  }
-
-  private save(): void {
-    this.game.updatedAt = Date.now();
-    store().save(this.game);
-  }
-
-  private async refresh(): Promise<void> {
-    const asked = this.game.moves;
-    try {
-      const r = await api.position(this.game.variant, this.game.startFen, asked);
-      // a move or takeback made meanwhile has its own request in flight
-      if (this.game.moves !== asked) return;
-      this.status = r.status;
-      this.statusFor = asked;
-      this.moves = r.moves;
-      this.warnings = r.warnings;
-      this.fenCache.set(this.game.moves.length, r.status.fen);
-      this.notice = '';
-      if (r.status.outcome && this.game.clock?.running) {
-        this.game.clock = stop(this.game.clock, Date.now());
-        this.save();
-      }
-    } catch (e) {
-      this.notice = e instanceof api.ApiError ? t('error.server', { code: e.code }) : String(e);
-    }
-    this.render();
-    void this.maybeAi();
-  }
-
-  private async maybeAi(): Promise<void> {
-    const g = this.game;
-    if (g.mode !== 'ai' || !this.status || this.outcome() || this.thinking || this.status.turn === g.human) return;
-    this.thinking = true;
-    this.render();
-    const ply = g.moves.length;
-    try {
-      // The server answers `unavailable` when every engine thread is busy
-      // past the move's deadline; that is a reason to wait, not to stop.
-      let m: { uci: string; san: string } | null = null;
-      for (let attempt = 0; m === null; attempt++) {
-        try {
-          m = await api.aiMove(g.variant, g.startFen, g.moves, g.aiLevel ?? 1);
-        } catch (e) {
-          if (!(e instanceof api.ApiError && e.code === 'unavailable') || attempt >= 8) throw e;
-          await new Promise((r) => setTimeout(r, 250 * 2 ** Math.min(attempt, 4)));
-        }
-      }
-      this.thinking = false;
-      if (g.moves.length === ply && !this.outcome()) this.commit(m.uci, m.san);
-    } catch (e) {
-      this.thinking = false;
-      this.notice = e instanceof api.ApiError ? t('error.server', { code: e.code }) : String(e);
-      this.render();
-    }
-  }
-
-  private commit(uci: string, san: string): void {
-    const g = this.game;
-    const mover = this.status?.turn ?? 'white';
-    g.moves = [...g.moves, uci];
-    g.sans = [...g.sans, san];
-    if (g.clock) g.clock = afterMove(g.clock, mover, g.moves.length, Date.now());
-    this.save();
-    this.viewPly = null;
-    void this.refresh();
-  }
-
-  protected play(uci: string): void {
-    const m = this.moves.find((x) => x.uci === uci);
-    if (!m || this.outcome() || this.thinking) return;
-    this.commit(uci, m.san);
-  }
-
-  protected override tick(): void {
-    const c = this.game.clock;
-    if (c && !this.outcome()) {
-      const f = flagged(c, Date.now());
-      if (f) this.end({ winner: opposite(f), reason: 'timeout' });
-    }
-    super.tick();
-  }
-
-  private end(o: Outcome): void {
-    this.game.outcome = o;
-    if (this.game.clock) this.game.clock = stop(this.game.clock, Date.now());
-    this.save();
-    this.render();
-  }
-
-  protected shown(): Shown | null {
-    const g = this.game;
-    const clk = g.clock;
-    const fresh = this.statusFor === g.moves;
-    return {
-      variant: this.v,
-      startFen: g.startFen,
-      history: g.moves.map((uci, i) => ({ uci, san: g.sans[i] ?? uci })),
-      status: this.status,
-      // no moves on a stale status: they would be the previous position's
-      moves: fresh ? this.moves : [],
-      warnings: fresh ? this.warnings : [],
-      outcome: this.outcome(),
-      clock: clk ? remaining(clk, Date.now()) : null,
-      clockRunning: clk?.running ?? null,
-      movable: !fresh ? null : g.mode === 'ai' ? g.human : 'both',
-      orientation: g.mode === 'ai' ? (g.human ?? 'white') : 'white',
-    };
-  }
-
-  protected extra(): HTMLElement[] {
-    const g = this.game;
-    return [h('p', { class: 'muted mode-line' }, g.mode === 'ai' ? t('round.vsAi', { level: g.aiLevel ?? 1, side: sideName(this.v, g.human ?? 'white') }) : t('round.local'))];
-  }
-
-  protected actions(s: Shown): HTMLElement[] {
-    const g = this.game;
-    const out: HTMLElement[] = [];
-    const over = !!s.outcome;
-    const status = s.status;
-    if (!over && status) {
-      const resigner: Color = g.mode === 'ai' ? (g.human ?? 'white') : status.turn;
-      if (g.moves.length < 2 && g.mode === 'local')
-        out.push(button(t('act.abort'), () => this.end({ winner: null, reason: 'aborted' }), { id: 'abort' }));
-      out.push(
-        button(t('act.resign'), () => {
-          void confirmDialog(t('act.resign'), t('confirm.resign', { side: sideName(this.v, resigner) }), t('act.resign'), t('warn.cancel')).then((ok) => {
-            if (ok) this.end({ winner: opposite(resigner), reason: 'resignation' });
-          });
-        }, { id: 'resign' }),
-      );
-      if (g.mode === 'local' && g.moves.length >= 2)
-        out.push(button(t('act.agreeDraw'), () => this.end({ winner: null, reason: 'draw_agreement' }), { id: 'draw' }));
-      const canClaim = g.mode === 'local' || status.turn === g.human;
-      if (canClaim)
-        for (const c of status.claimable) out.push(button(t(`claim.${c}` as Key), () => this.end({ winner: null, reason: c }), { id: `claim-${c}` }));
-    }
-    const undoable = g.mode === 'ai' ? g.moves.length >= 1 && !this.thinking : g.moves.length >= 1;
-    if (undoable)
-      out.push(button(t('act.takeback'), () => this.takeback(), { id: 'takeback' }));
-    if (over)
-      out.push(
-        button(t('act.rematch'), () =>
-          startLocal({
-            variant: g.variant,
-            mode: g.mode,
-            aiLevel: g.aiLevel,
-            human: g.human ? opposite(g.human) : null,
-            clock: g.clock ? { minutes: g.clock.initial / 60000, increment: g.clock.increment / 1000 } : null,
-          }), { id: 'rematch', class: 'primary' }),
-      );
-    out.push(button(t('act.home'), () => go('/'), { class: 'link' }));
-    return out;
-  }
-
-  private takeback(): void {
-    const g = this.game;
-    if (g.moves.length === 0) return;
-    const n = g.mode === 'ai' && g.human ? aiTakebackPlies(g.startFen, g.moves.length, g.human) : 1;
-    if (n === 0) return;
-    g.moves = g.moves.slice(0, -n);
-    g.sans = g.sans.slice(0, -n);
-    g.outcome = null;
-    this.save();
-    this.viewPly = null;
-    void this.refresh();
-  }
-}
-
-/** An online room over the WebSocket. */
-class OnlineRound extends RoundView {
-  private room: RoomState | null = null;
-  private conn: Connection = 'connecting';
-  private readonly sock: Socket;
-  private pending: { uci: string; ply: number } | null = null;
-
-  protected override busy(): boolean {
-    return this.pending !== null || this.conn !== 'open';
-  }
-  private presenceAt = 0;
-  private lastSecond = -1;
-
-  constructor(
-    private readonly id: string,
-    private invite: string | null,
-  ) {
-    super();
-    this.sock = new Socket({
-      url: () => {
-        const token = seats.get(localStorage, id);
-        const q = token ? `?token=${encodeURIComponent(token)}` : this.invite ? `?invite=${encodeURIComponent(this.invite)}` : '';
-        return `/ws/room/${encodeURIComponent(id)}${q}`;
-      },
-      lastV: () => this.room?.v ?? null,
-      onMessage: (m) => this.onMessage(m),
-      onConnection: (c) => {
-        this.conn = c;
-        if (c === 'open' && this.pending && this.room && this.room.history.length <= this.pending.ply)
-          this.sock.send({ t: 'move', d: this.pending });
-        this.render();
-      },
-    });
-  }
-
-  override destroy(): void {
-    this.sock.close();
-    super.destroy();
-  }
-
-  private onMessage(m: ServerMsg): void {
-    const now = performance.now();
-    if (m.t === 'state') {
-      this.presenceAt = now;
-      this.room = { ...m.d, clockAt: now };
-      this.fenCache.clear();
-    } else if (isEvent(m)) {
-      if (!this.room) return;
-      const r = applyEvent(this.room, m, now);
-      if (r.kind === 'gap') this.sock.send({ t: 'sync', d: { v: this.room.v } });
-      else if (r.kind === 'applied') {
-        this.room = r.room;
-        if (m.t === 'move' && this.pending && m.d.ply === this.pending.ply) this.pending = null;
-      }
-    } else if (m.t === 'seat') {
-      seats.set(localStorage, this.id, m.d.token);
-      this.invite = null;
-      history.replaceState(null, '', `/r/${this.id}`);
-      if (this.room) this.room = { ...this.room, you: m.d.color };
-    } else if (m.t === 'ack') {
-      if (this.pending && this.pending.ply === m.d.ply) this.pending = null;
-    } else if (m.t === 'presence') {
-      this.presenceAt = now;
-      if (this.room) this.room = { ...this.room, presence: m.d };
-    } else if (m.t === 'error') {
-      this.notice = t(`wsError.${m.d.code}` as Key) || m.d.message;
-      if (m.d.code === 'illegal_move' || m.d.code === 'not_your_turn') this.pending = null;
-    }
-    this.render();
-  }
-
-  /** The opponent's disconnect countdown as it stands now (ms), or null. */
-  private claimIn(c: Color): number | null {
-    const p = this.room?.presence[c];
-    if (!p || p.connected || p.claim_in === null) return null;
-    return Math.max(0, p.claim_in - (performance.now() - this.presenceAt));
-  }
-
-  protected override tick(): void {
-    super.tick();
-    const r = this.room;
-    if (r?.you) {
-      const left = this.claimIn(opposite(r.you));
-      const sec = left === null ? -1 : Math.ceil(left / 1000);
-      if (sec !== this.lastSecond) {
-        this.lastSecond = sec;
-        this.render();
-      }
-    }
-  }
-
-  protected play(uci: string): void {
-    const r = this.room;
-    if (!r || !r.you) return;
-    this.notice = '';
-    this.pending = { uci, ply: r.history.length };
-    this.sock.send({ t: 'move', d: this.pending });
-  }
-
-  protected shown(): Shown | null {
-    const r = this.room;
-    if (!r) return null;
-    const lc = r.clock ? liveClock(r.clock, r.clockAt ?? performance.now(), performance.now()) : null;
-    const myTurn = r.you !== null && r.status.turn === r.you && r.state === 'playing' && !this.pending;
-    return {
-      variant: VARIANT_INFO[r.variant],
-      startFen: r.start_fen,
-      history: r.history,
-      status: r.status,
-      moves: r.moves,
-      warnings: r.warnings,
-      outcome: r.outcome ?? r.status.outcome,
-      clock: lc,
-      clockRunning: r.clock?.running ?? null,
-      movable: myTurn ? r.you : null,
-      orientation: r.you ?? 'white',
-    };
-  }
-
-  protected extra(s: Shown): (HTMLElement | null)[] {
-    const r = this.room;
-    if (!r) return [];
-    const out: (HTMLElement | null)[] = [];
-    const connText = t(`conn.${this.conn}` as Key);
-    out.push(h('p', { class: `conn conn-${this.conn}`, role: 'status', id: 'connection' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), ' ', connText));
-    out.push(h('p', { class: 'muted' }, r.you ? t('round.youPlay', { side: sideName(s.variant, r.you) }) : t('round.spectating')));
-    if (r.state === 'waiting') {
-      const invite = localStorage.getItem('cpx.invite.' + r.id);
-      const abs = (p: string): string => location.origin + p;
-      const box = h('div', { class: 'invite' }, h('p', {}, t('room.waiting')));
-      if (invite && r.you) box.append(linkCopy('invite-link', t('room.invite'), abs(invite)));
-      box.append(linkCopy('spectate-link', t('room.spectate'), abs(`/r/${r.id}`)));
-      out.push(box);
-    }
-    if (r.you) {
-      const opp = opposite(r.you);
-      const p = r.presence[opp];
-      const left = this.claimIn(opp);
-      if (r.state === 'playing' && !p.connected)
-        out.push(h('p', { class: 'notice' }, left !== null && left > 0 ? t('room.oppGoneCountdown', { seconds: Math.ceil(left / 1000) }) : t('room.oppGone')));
-    }
-    return out;
-  }
-
-  protected actions(s: Shown): HTMLElement[] {
-    const r = this.room;
-    const out: HTMLElement[] = [];
-    if (!r || !r.you) {
-      out.push(button(t('act.home'), () => go('/'), { class: 'link' }));
-      return out;
-    }
-    const me = r.you;
-    const send = (tt: Parameters<Socket['send']>[0]): void => this.sock.send(tt);
-    if (!s.outcome && r.state === 'playing') {
-      if (r.history.length < 2) out.push(button(t('act.abort'), () => send({ t: 'abort' }), { id: 'abort' }));
-      out.push(
-        button(t('act.resign'), () => {
-          void confirmDialog(t('act.resign'), t('confirm.resign', { side: sideName(s.variant, me) }), t('act.resign'), t('warn.cancel')).then((ok) => {
-            if (ok) send({ t: 'resign' });
-          });
-        }, { id: 'resign' }),
-      );
-      const drawBy = r.offers.draw;
-      if (drawBy === opposite(me)) {
-        out.push(button(t('act.acceptDraw'), () => send({ t: 'draw_accept' }), { id: 'draw-accept', class: 'primary' }));
-        out.push(button(t('act.declineDraw'), () => send({ t: 'draw_decline' }), { id: 'draw-decline' }));
-      } else if (drawBy === me) out.push(h('span', { class: 'muted' }, t('act.drawOffered')));
-      else if (r.ai_level === null) out.push(button(t('act.offerDraw'), () => send({ t: 'draw_offer' }), { id: 'draw-offer' }));
-      const tb = r.offers.takeback;
-      if (tb === opposite(me)) {
-        out.push(button(t('act.acceptTakeback'), () => send({ t: 'takeback_accept' }), { id: 'takeback-accept', class: 'primary' }));
-        out.push(button(t('act.declineTakeback'), () => send({ t: 'takeback_decline' }), { id: 'takeback-decline' }));
-      } else if (tb === me) out.push(h('span', { class: 'muted' }, t('act.takebackOffered')));
-      else if (r.history.length > 0) out.push(button(t('act.offerTakeback'), () => send({ t: 'takeback_offer' }), { id: 'takeback' }));
-      if (r.status.turn === me)
-        for (const c of r.status.claimable)
-          out.push(button(t(`claim.${c}` as Key), () => send({ t: 'claim', d: { claim: c as ClaimKind } }), { id: `claim-${c}` }));
-      if (this.claimIn(opposite(me)) === 0) out.push(button(t('act.claimVictory'), () => send({ t: 'claim_victory' }), { id: 'claim-victory' }));
-    }
-    if (s.outcome) {
-      if (r.rematch) {
-        const token = seats.get(localStorage, r.id);
-        out.push(
-          button(t('act.toRematch'), () => {
-            if (token && r.rematch) seats.set(localStorage, r.rematch, token);
-            go(`/r/${r.rematch ?? ''}`);
-          }, { id: 'to-rematch', class: 'primary' }),
-        );
-      } else if (r.offers.rematch === opposite(me)) {
-        out.push(button(t('act.acceptRematch'), () => send({ t: 'rematch_accept' }), { id: 'rematch-accept', class: 'primary' }));
-        out.push(button(t('act.declineRematch'), () => send({ t: 'rematch_decline' }), { id: 'rematch-decline' }));
-      } else if (r.offers.rematch === me) out.push(h('span', { class: 'muted' }, t('act.rematchOffered')));
-      else out.push(button(t('act.rematch'), () => send({ t: 'rematch_offer' }), { id: 'rematch' }));
-      out.push(h('a', { href: `/api/rooms/${r.id}/export`, class: 'btn', download: `${r.id}.txt` }, t('act.export')));
-    }
-    out.push(button(t('act.home'), () => go('/'), { class: 'link' }));
-    return out;
-  }
-}
-
-function linkCopy(id: string, label: string, url: string): HTMLElement {
-  const input = h('input', { id, type: 'text', readonly: true, value: url });
-  const msg = h('span', { class: 'muted', 'aria-live': 'polite' });
-  return h(
-    'div',
-    { class: 'copy row' },
-    h('label', { for: id }, label),
-    input,
-    button(t('room.copy'), () => {
-      input.select();
-      navigator.clipboard?.writeText(url).then(
-        () => (msg.textContent = t('room.copied')),
-        () => (msg.textContent = ''),
-      );
-    }),
-    msg,
-  );
-}
-
-/** `/play/{id}`: a saved same-device or computer game. */
-export function localGamePage(id: string): Page {
-  const g = store().get(id);
-  if (!g) return { el: h('div', { class: 'missing' }, h('h1', {}, t('round.notFound')), h('a', { href: '/' }, t('act.home'))) };
-  const r = new LocalRound(g);
-  r.render();
-  return { el: r.el, title: variantName(g.variant), destroy: () => r.destroy() };
-}
-
-/** `/r/{id}`: an online room. */
-export function roomPage(id: string, invite: string | null): Page {
-  const r = new OnlineRound(id, invite);
-  r.render();
-  return { el: r.el, title: t('home.friend'), destroy: () => r.destroy() };
-}

@@ -70,7 +70,14 @@ export function renderMarkdown(body: string): string {
       },
     },
   });
-  return (md.parse(body, { async: false }) as string).replace(/href="\/#\/play\/(\w+)"/g, 'href="/?game=$1"');
+  return (
+    (md.parse(body, { async: false }) as string)
+      .replace(/href="\/#\/play\/(\w+)"/g, 'href="/?game=$1"')
+      // a key–value table (`| | |` header): no header row of empty cells (axe: empty-table-header)
+      .replace(/<thead>\s*<tr>\s*(?:<th[^>]*>\s*<\/th>\s*)+<\/tr>\s*<\/thead>\s*/g, '')
+      // sources open in a new tab
+      .replace(/<a href="(https?:[^"]+)">/g, '<a href="$1" rel="noopener" target="_blank">')
+  );
 }
 
 function mountDiagrams(root: HTMLElement): () => void {
@@ -106,6 +113,13 @@ function mountDiagrams(root: HTMLElement): () => void {
   return () => boards.forEach((b) => b.destroy());
 }
 
+/** The front matter's `2026-11-29` in the page's language ("29 November 2026"). */
+export function reviewedDate(iso: string): string {
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T00:00:00Z`) : null;
+  if (!d || Number.isNaN(d.getTime())) return iso || '?';
+  return new Intl.DateTimeFormat(lang(), { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+}
+
 /** `/rules/<game>`. */
 export function rulesPage(game: VariantName): Page {
   const l = lang();
@@ -119,7 +133,7 @@ export function rulesPage(game: VariantName): Page {
   const body = h('div', { class: 'md' });
   body.innerHTML = renderMarkdown(doc.body);
   if (!body.querySelector('h1')) body.prepend(h('h1', {}, doc.title));
-  el.append(body, h('p', {}, play), h('p', { class: 'muted' }, t('rules.reviewed', { date: doc.reviewed || '?' })));
+  el.append(body, h('p', {}, play), h('p', { class: 'muted' }, t('rules.reviewed', { date: reviewedDate(doc.reviewed) })));
   const destroy = mountDiagrams(body);
   return { el, title: doc.title || t(`variant.${game}` as Key), destroy };
 }

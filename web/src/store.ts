@@ -1,27 +1,40 @@
 /**
- * Same-device and computer games kept in the browser: one record per game,
- * written after every move, so a reload resumes where the game was.
+ * Games this browser plays, kept in localStorage: same-device and computer
+ * games are server rooms, so a record is what it takes to go back to one —
+ * the room id and the seat tokens — plus what the list of saved games shows
+ * (game, last position, moves so far) and the last room state seen, so a
+ * reload draws the game at once and reconnects with `v` (the server replays
+ * only what came after).
  */
-import type { ClockState } from './localclock';
-import type { Color, Outcome } from './protocol';
+import { parseRoomState, type Color, type Outcome, type RoomState } from './protocol';
 import { isVariant, type VariantName } from './variants';
 
-/** A saved local game. */
-export interface LocalGame {
+/** The last room state seen, with what it takes to count the clock down after a reload. */
+export interface Snapshot {
+  /** The room as the reducer last had it (protocol `state` shape). */
+  room: RoomState;
+  /** Wall time (ms since the epoch) at which `room.clock` held. */
+  clockWall: number;
+  /** FEN of each position seen, by ply, so stepping back needs no request. */
+  fens: Record<number, string>;
+}
+
+/** A saved same-device or computer game. */
+export interface SavedGame {
+  /** The room id. */
   id: string;
   variant: VariantName;
   mode: 'local' | 'ai';
-  /** AI games: the engine level (1–8) and the human's colour. */
+  /** Computer games: the engine level (1–8) and the human's colour. */
   aiLevel: number | null;
   human: Color | null;
-  startFen: string | null;
-  /** UCI moves from the start. */
-  moves: string[];
-  /** The same moves in SAN/WXF, for the list of saved games and the move list. */
-  sans: string[];
-  /** An ending decided outside the rules (resignation, agreement, timeout). */
+  /** The seat tokens this browser holds (both for same-device games). */
+  tokens: string[];
+  /** Plies played so far and the FEN after them. */
+  plies: number;
+  fen: string;
   outcome: Outcome | null;
-  clock: ClockState | null;
+  snapshot: Snapshot | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -33,27 +46,43 @@ export interface KeyValue {
   removeItem(key: string): void;
 }
 
-const PREFIX = 'cpx.game.';
-const INDEX = 'cpx.games';
+const PREFIX = 'cpx.room.';
+const INDEX = 'cpx.rooms';
 
-function valid(x: unknown): x is LocalGame {
-  if (typeof x !== 'object' || x === null) return false;
+/** Checks a stored record field by field; the snapshot goes through the protocol's decoder. */
+function parse(x: unknown): SavedGame | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
   const g = x as Record<string, unknown>;
-  return (
+  const ok =
     typeof g.id === 'string' &&
     typeof g.variant === 'string' &&
     isVariant(g.variant) &&
     (g.mode === 'local' || g.mode === 'ai') &&
-    Array.isArray(g.moves) &&
-    g.moves.every((m) => typeof m === 'string') &&
-    Array.isArray(g.sans) &&
-    (g.human === null || g.human === "white" || g.human === "black") &&
-    typeof g.updatedAt === 'number'
-  );
+    Array.isArray(g.tokens) &&
+    g.tokens.length > 0 &&
+    g.tokens.every((s) => typeof s === 'string') &&
+    typeof g.plies === 'number' &&
+    typeof g.fen === 'string' &&
+    (g.human === null || g.human === 'white' || g.human === 'black') &&
+    typeof g.updatedAt === 'number';
+  if (!ok) return undefined;
+  let snapshot: Snapshot | null = null;
+  const s = g.snapshot as Record<string, unknown> | null | undefined;
+  if (s && typeof s === 'object' && typeof s.clockWall === 'number') {
+    try {
+      const fens: Record<number, string> = {};
+      if (typeof s.fens === 'object' && s.fens !== null)
+        for (const [k, v] of Object.entries(s.fens)) if (typeof v === 'string' && /^\d+$/.test(k)) fens[Number(k)] = v;
+      snapshot = { room: parseRoomState(s.room), clockWall: s.clockWall, fens };
+    } catch {
+      snapshot = null; // an old or damaged snapshot: the server sends a full state instead
+    }
+  }
+  return { ...(g as unknown as SavedGame), snapshot };
 }
 
 /** The saved games. */
-export class LocalStore {
+export class GameStore {
   constructor(private readonly kv: KeyValue) {}
 
   private ids(): string[] {
@@ -66,26 +95,30 @@ export class LocalStore {
   }
 
   /** One game, or `undefined` when missing or unreadable. */
-  get(id: string): LocalGame | undefined {
+  get(id: string): SavedGame | undefined {
     try {
-      const raw: unknown = JSON.parse(this.kv.getItem(PREFIX + id) ?? 'null');
-      return valid(raw) ? raw : undefined;
+      return parse(JSON.parse(this.kv.getItem(PREFIX + id) ?? 'null'));
     } catch {
       return undefined;
     }
   }
 
   /** Every readable game, most recently played first. */
-  list(): LocalGame[] {
+  list(): SavedGame[] {
     return this.ids()
       .map((id) => this.get(id))
-      .filter((g): g is LocalGame => g !== undefined)
+      .filter((g): g is SavedGame => g !== undefined)
       .sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  /** Writes a game (and indexes it). */
-  save(game: LocalGame): void {
-    this.kv.setItem(PREFIX + game.id, JSON.stringify(game));
+  /** Writes a game (and indexes it). A full storage keeps the previous record. */
+  save(game: SavedGame): void {
+    try {
+      this.kv.setItem(PREFIX + game.id, JSON.stringify(game));
+    } catch {
+      // quota: keep the game without its snapshot (the server sends a full state on reconnect)
+      this.kv.setItem(PREFIX + game.id, JSON.stringify({ ...game, snapshot: null }));
+    }
     const ids = this.ids();
     if (!ids.includes(game.id)) this.kv.setItem(INDEX, JSON.stringify([...ids, game.id]));
   }
@@ -97,15 +130,29 @@ export class LocalStore {
   }
 }
 
-/** A new id for a local game. */
-export function newGameId(): string {
-  const a = new Uint8Array(6);
-  crypto.getRandomValues(a);
-  return Array.from(a, (b) => b.toString(36).padStart(2, '0')).join('');
-}
+/** The saved games over the browser's localStorage. */
+export const gameStore = (): GameStore => new GameStore(localStorage);
 
-/** The seat token of an online room, remembered per room id. */
+/** The seat token of an online room (one seat), remembered per room id. */
 export const seats = {
   get: (kv: KeyValue, room: string): string | null => kv.getItem('cpx.seat.' + room),
   set: (kv: KeyValue, room: string, token: string): void => kv.setItem('cpx.seat.' + room, token),
 };
+
+/** Full moves in a game of `plies` half-moves: two plies are one move. */
+export const fullMoves = (plies: number): number => Math.ceil(plies / 2);
+
+/**
+ * The seat tokens of a "continue on another device" link: `#t=A,B` in the
+ * URL fragment (a fragment never reaches the server or its logs).
+ */
+export function tokensFromHash(hash: string): string[] {
+  const m = /(?:^#|&)t=([^&]*)/.exec(hash);
+  if (!m || !m[1]) return [];
+  return decodeURIComponent(m[1])
+    .split(',')
+    .filter((s) => /^[\w-]{8,64}$/.test(s));
+}
+
+/** The link that opens a game on another device with the same seats. */
+export const continueUrl = (origin: string, id: string, tokens: readonly string[]): string => `${origin}/r/${id}#t=${tokens.map(encodeURIComponent).join(',')}`;

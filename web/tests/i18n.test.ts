@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG, LANGS, pickLang, pluralLocale, translate, type Key } from '../src/i18n';
 import { en } from '../src/i18n/en';
-import { END_REASONS } from '../src/protocol';
+import { END_REASONS, ERROR_CODES } from '../src/protocol';
 
 const keys = Object.keys(en) as Key[];
 const placeholders = (s: string): string[] => (s.match(/\{\w+\}/g) ?? []).sort();
@@ -37,7 +37,8 @@ describe('translations', () => {
       }
   });
   it('every protocol end reason and ws error has words', () => {
-    for (const l of LANGS) for (const r of END_REASONS) expect(translate(l, `reason.${r}` as Key)).not.toBe('');
+    for (const l of LANGS) for (const r of END_REASONS) expect(translate(l, `reason.${r}` as Key), `${l}: reason.${r}`).not.toBe('');
+    for (const l of LANGS) for (const c of ERROR_CODES) expect(translate(l, `wsError.${c}` as Key), `${l}: wsError.${c}`).not.toBe('');
   });
   it('Polish picks one/few/many', () => {
     expect(translate('pl', 'lobby.playing', { count: 1 })).toBe('1 partia w toku');

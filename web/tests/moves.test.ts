@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aiTakebackPlies, explosion, matchTyped, turnAfter } from '../src/moves';
+import { explosion, fenTurn, matchTyped, moveNumbering } from '../src/moves';
 import type { MoveInfo } from '../src/protocol';
 import { VARIANT_INFO } from '../src/variants';
 
@@ -76,19 +76,29 @@ describe('explosion', () => {
   });
 });
 
-describe('turnAfter and aiTakebackPlies', () => {
-  it('flips the FEN turn once per ply', () => {
-    expect(turnAfter(null, 0)).toBe('white');
-    expect(turnAfter(null, 3)).toBe('black');
-    expect(turnAfter('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 0)).toBe('black');
-    expect(turnAfter('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 1)).toBe('white');
+describe('moveNumbering and fenTurn', () => {
+  it('numbers from the start position: 1. White, 1… Black, 2. White', () => {
+    const n = moveNumbering(null);
+    expect([0, 1, 2, 3].map(n)).toEqual([
+      { move: 1, side: 'white' },
+      { move: 1, side: 'black' },
+      { move: 2, side: 'white' },
+      { move: 2, side: 'black' },
+    ]);
   });
-  it('removes the reply and the human move on the human turn, only the human move while the engine thinks', () => {
-    expect(aiTakebackPlies(null, 4, 'white')).toBe(2);
-    expect(aiTakebackPlies(null, 3, 'white')).toBe(1);
-    expect(aiTakebackPlies(null, 1, 'black')).toBe(0);
-    expect(aiTakebackPlies(null, 2, 'black')).toBe(1);
-    expect(aiTakebackPlies(null, 3, 'black')).toBe(2);
-    expect(aiTakebackPlies(null, 0, 'white')).toBe(0);
+  it('a FEN start keeps its move number and side to move', () => {
+    const n = moveNumbering('8/P5k1/8/8/8/8/6K1/8 b - - 0 23');
+    expect(n(0)).toEqual({ move: 23, side: 'black' });
+    expect(n(1)).toEqual({ move: 24, side: 'white' });
+    expect(n(2)).toEqual({ move: 24, side: 'black' });
+    expect(moveNumbering('4k3/8/8/8/8/8/8/R3K3 w - - 3 40')(0)).toEqual({ move: 40, side: 'white' });
+  });
+  it('a FEN without a move number starts at 1', () => {
+    expect(moveNumbering('4k3/8/8/8/8/8/8/R3K3 w')(0)).toEqual({ move: 1, side: 'white' });
+    expect(moveNumbering('4k3/8/8/8/8/8/8/R3K3 w - - 0 0')(0)).toEqual({ move: 1, side: 'white' });
+  });
+  it('reads the side to move of a FEN', () => {
+    expect(fenTurn('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1')).toBe('black');
+    expect(fenTurn('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1')).toBe('white');
   });
 });

@@ -204,3 +204,35 @@ describe('liveClock', () => {
     expect(liveClock(c, 100, 9100)).toEqual({ white: 5000, black: 0 });
   });
 });
+
+describe('seats held by a connection', () => {
+  const withSeats = (extra: Record<string, unknown>) => parseServerMsg(JSON.stringify({ ...stateMsg, d: { ...stateMsg.d, ...extra } }));
+  it('a same-device connection holds both seats and has no single `you`', () => {
+    const m = withSeats({ you: null, seats: ['black', 'white'] });
+    expect(m.t === 'state' && m.d.seats).toEqual(['white', 'black']);
+    expect(m.t === 'state' && m.d.you).toBeNull();
+  });
+  it('a spectator holds none; a player one', () => {
+    const s = withSeats({ you: null, seats: [] });
+    expect(s.t === 'state' && s.d.seats).toEqual([]);
+    const p = withSeats({ seats: ['white'] });
+    expect(p.t === 'state' && p.d.seats).toEqual(['white']);
+  });
+  it('a server without `seats` implies them from `you`', () => {
+    const m = withSeats({ seats: undefined });
+    expect(m.t === 'state' && m.d.seats).toEqual(['white']);
+  });
+  it('refuses a seat that is not a colour', () => {
+    expect(() => withSeats({ seats: ['green'] })).toThrow(ProtocolError);
+  });
+});
+
+describe('error messages', () => {
+  it('carry a code from the generated list', () => {
+    const m = parseServerMsg(JSON.stringify({ t: 'error', d: { code: 'cannot_takeback', message: 'no' } }));
+    expect(m).toEqual({ t: 'error', d: { code: 'cannot_takeback', message: 'no' } });
+  });
+  it('refuse a code the server does not define', () => {
+    expect(() => parseServerMsg(JSON.stringify({ t: 'error', d: { code: 'made_up', message: '' } }))).toThrow(ProtocolError);
+  });
+});

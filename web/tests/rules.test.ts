@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGS } from '../src/i18n';
-import { parseDiagram, parseFrontMatter, renderMarkdown, rulesSource } from '../src/rules';
+import { parseDiagram, parseFrontMatter, renderMarkdown, reviewedDate, rulesSource } from '../src/rules';
 import { VARIANTS, VARIANT_INFO, fenPieces } from '../src/variants';
 
 describe('rules pages', () => {
@@ -47,5 +47,31 @@ describe('the written rules pages', () => {
           expect(fenPieces(fen ?? '', info.dims).size, `${l}/${g} diagram ${fen}`).toBeGreaterThan(0);
         }
       }
+  });
+});
+
+describe('rules page text', () => {
+  it('has no header row of empty cells', () => {
+    const html = renderMarkdown('| | |\n|---|---|\n| Players | 2 |\n');
+    expect(html).not.toContain('<th');
+    expect(html).toContain('<td>Players</td>');
+    expect(renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n')).toContain('<th>a</th>');
+  });
+  it('links every source and states the review date once (the page adds it from the front matter)', () => {
+    for (const l of LANGS)
+      for (const g of VARIANTS) {
+        const src = rulesSource(l, g);
+        if (!src) continue;
+        const body = parseFrontMatter(src).body;
+        const sources = body.split(/^## /m).at(-1) ?? '';
+        const items = sources.split('\n').filter((x) => x.startsWith('- '));
+        expect(items.length, `${l}/${g} sources`).toBeGreaterThan(0);
+        for (const item of items) expect(item, `${l}/${g}`).toMatch(/\]\(https:\/\//);
+        expect(body, `${l}/${g}`).not.toMatch(/2026\.?\s*$|\d{1,2}\/\d{1,2}\/\d{4}\.\s*$/);
+      }
+  });
+  it('writes the review date in the page language', () => {
+    expect(reviewedDate('2026-11-29')).toMatch(/29/);
+    expect(reviewedDate('garbage')).toBe('garbage');
   });
 });

@@ -163,12 +163,12 @@ export class Board {
       if (m) this.opts.onMove?.(m.uci);
       return;
     }
-    this.openPicker(found);
+    // the mover's colour: chessgroundx has already passed the turn to the other side
+    this.openPicker(found, this.api.state.boardState.pieces.get(dest)?.color ?? this.api.state.turnColor);
   }
 
-  private openPicker(choices: readonly MoveInfo[]): void {
+  private openPicker(choices: readonly MoveInfo[], color: cg.Color): void {
     this.closePicker();
-    const color = this.api.state.turnColor;
     const order = this.opts.variant.promotions;
     const sorted = [...choices].sort((a, b) => order.indexOf(a.promotion ?? '') - order.indexOf(b.promotion ?? ''));
     const box = document.createElement('div');

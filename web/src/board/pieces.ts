@@ -83,7 +83,8 @@ export function westernCss(cburnett: string): string {
   return cburnett
     .replace(/piece\.(pawn|knight|bishop|rook|queen|king)\.(white|black)/g, (_m, role: string, color: string) => {
       const r = names[role] ?? 'p';
-      return `piece.${r}-piece.${color}, .cg-wrap .promo-${r}.${color}`;
+      // the promotion picker lies over the board but outside chessgroundx's wrap: its own selector
+      return `piece.${r}-piece.${color}, .promotion-picker .promo-${r}.${color}`;
     })
     .replace(/\.cg-wrap \.cg-wrap/g, '.cg-wrap');
 }

@@ -72,7 +72,7 @@ export const en = {
   'piece.cancel': 'Cancel the move',
 
   'round.loading': 'Loading the game…',
-  'round.notFound': 'This game is not saved in this browser.',
+  'round.notFound': 'There is no such game: the link is wrong, or the game has expired.',
   'round.toMove': '{side} to move',
   'round.check': 'check',
   'round.thinking': 'The computer is thinking…',
@@ -97,6 +97,7 @@ export const en = {
   'room.spectate': 'Link for spectators',
   'room.copy': 'Copy',
   'room.copied': 'Copied.',
+  'room.continueElsewhere': 'Continue on another device',
   'room.oppGone': 'Your opponent has disconnected.',
   'room.oppGoneCountdown': 'Your opponent has disconnected. You may claim the win in {seconds} s.',
 
@@ -123,6 +124,8 @@ export const en = {
   'claim.threefold_repetition': 'Claim a draw (threefold repetition)',
   'claim.fifty_moves': 'Claim a draw (fifty-move rule)',
   'confirm.resign': 'Resign this game as {side}?',
+  'confirm.draw': '{asker} proposes a draw. {side}, do you accept?',
+  'confirm.takeback': '{asker} asks to take back the last move. {side}, do you allow it?',
 
   'warn.title': 'This move loses',
   'warn.loses': 'Under the Asian rules this move would lose the game: {reason}. Play it anyway?',
@@ -171,8 +174,10 @@ export const en = {
   'wsError.not_a_player': 'Spectators cannot do that.',
   'wsError.game_over': 'The game is over.',
   'wsError.not_started': 'Nobody has taken the other seat yet.',
+  'wsError.not_finished': 'The game is not over yet.',
   'wsError.stale': 'The board was out of date and has been refreshed.',
   'wsError.cannot_abort': 'The game can no longer be aborted.',
+  'wsError.cannot_takeback': 'There is no move to take back now.',
   'wsError.no_offer': 'There is no offer to answer.',
   'wsError.cannot_claim': 'That claim is not possible now.',
   'wsError.invite_used': 'This invitation has already been used; you are watching.',

@@ -84,7 +84,7 @@ export const pl: Messages = {
   'piece.cancel': 'Anuluj ruch',
 
   'round.loading': 'Wczytywanie partii…',
-  'round.notFound': 'Ta partia nie jest zapisana w tej przeglądarce.',
+  'round.notFound': 'Nie ma takiej partii: link jest błędny albo partia wygasła.',
   'round.toMove': '{side} na ruchu',
   'round.check': 'szach',
   'round.thinking': 'Komputer myśli…',
@@ -109,6 +109,7 @@ export const pl: Messages = {
   'room.spectate': 'Link dla widzów',
   'room.copy': 'Kopiuj',
   'room.copied': 'Skopiowano.',
+  'room.continueElsewhere': 'Kontynuuj na innym urządzeniu',
   'room.oppGone': 'Przeciwnik się rozłączył.',
   'room.oppGoneCountdown': 'Przeciwnik się rozłączył. Za {seconds} s możesz zażądać zwycięstwa.',
 
@@ -135,6 +136,8 @@ export const pl: Messages = {
   'claim.threefold_repetition': 'Zgłoś remis (trzykrotne powtórzenie)',
   'claim.fifty_moves': 'Zgłoś remis (zasada 50 ruchów)',
   'confirm.resign': 'Czy {side} poddają partię?',
+  'confirm.draw': '{asker} proponują remis. Czy {side} się zgadzają?',
+  'confirm.takeback': '{asker} proszą o cofnięcie ostatniego ruchu. Czy {side} się zgadzają?',
 
   'warn.title': 'Ten ruch przegrywa',
   'warn.loses': 'Według zasad azjatyckich ten ruch oznacza przegraną: {reason}. Zagrać mimo to?',
@@ -183,8 +186,10 @@ export const pl: Messages = {
   'wsError.not_a_player': 'Widzowie nie mogą tego zrobić.',
   'wsError.game_over': 'Partia się skończyła.',
   'wsError.not_started': 'Przeciwnik jeszcze nie dołączył.',
+  'wsError.not_finished': 'Partia jeszcze się nie skończyła.',
   'wsError.stale': 'Plansza była nieaktualna i została odświeżona.',
   'wsError.cannot_abort': 'Tej partii nie można już przerwać.',
+  'wsError.cannot_takeback': 'Nie ma teraz ruchu do cofnięcia.',
   'wsError.no_offer': 'Nie ma propozycji, na którą można odpowiedzieć.',
   'wsError.cannot_claim': 'Tego nie można teraz zgłosić.',
   'wsError.invite_used': 'To zaproszenie zostało już użyte; oglądasz partię.',

@@ -74,7 +74,7 @@ export const pt: Messages = {
   'piece.cancel': 'Cancelar o lance',
 
   'round.loading': 'Carregando a partida…',
-  'round.notFound': 'Esta partida não está salva neste navegador.',
+  'round.notFound': 'Essa partida não existe: o link está errado ou a partida expirou.',
   'round.toMove': 'Vez das {side}',
   'round.check': 'xeque',
   'round.thinking': 'O computador está pensando…',
@@ -99,6 +99,7 @@ export const pt: Messages = {
   'room.spectate': 'Link para espectadores',
   'room.copy': 'Copiar',
   'room.copied': 'Copiado.',
+  'room.continueElsewhere': 'Continuar em outro dispositivo',
   'room.oppGone': 'Seu adversário se desconectou.',
   'room.oppGoneCountdown': 'Seu adversário se desconectou. Você poderá reivindicar a vitória em {seconds} s.',
 
@@ -125,6 +126,8 @@ export const pt: Messages = {
   'claim.threefold_repetition': 'Reivindicar empate (tripla repetição)',
   'claim.fifty_moves': 'Reivindicar empate (regra dos 50 lances)',
   'confirm.resign': 'Desistir desta partida (você joga com as {side})?',
+  'confirm.draw': 'As {asker} propõem empate. As {side} aceitam?',
+  'confirm.takeback': 'As {asker} pedem para voltar o último lance. As {side} permitem?',
 
   'warn.title': 'Este lance perde',
   'warn.loses': 'Pelas regras asiáticas, este lance perde a partida: {reason}. Jogar mesmo assim?',
@@ -173,8 +176,10 @@ export const pt: Messages = {
   'wsError.not_a_player': 'Os espectadores não podem fazer isso.',
   'wsError.game_over': 'A partida terminou.',
   'wsError.not_started': 'O adversário ainda não entrou na sala.',
+  'wsError.not_finished': 'A partida ainda não terminou.',
   'wsError.stale': 'O tabuleiro estava desatualizado e foi atualizado.',
   'wsError.cannot_abort': 'Já não é possível anular a partida.',
+  'wsError.cannot_takeback': 'Não há lance para voltar agora.',
   'wsError.no_offer': 'Não há proposta a que responder.',
   'wsError.cannot_claim': 'Essa reivindicação não é possível agora.',
   'wsError.invite_used': 'Este convite já foi usado; você está assistindo.',

@@ -74,7 +74,7 @@ export const vi: Messages = {
   'piece.cancel': 'Hủy nước đi',
 
   'round.loading': 'Đang tải ván cờ…',
-  'round.notFound': 'Ván cờ này không được lưu trong trình duyệt.',
+  'round.notFound': 'Không có ván cờ này: đường dẫn sai hoặc ván cờ đã hết hạn.',
   'round.toMove': 'Đến lượt {side}',
   'round.check': 'chiếu',
   'round.thinking': 'Máy đang suy nghĩ…',
@@ -99,6 +99,7 @@ export const vi: Messages = {
   'room.spectate': 'Đường dẫn cho người xem',
   'room.copy': 'Sao chép',
   'room.copied': 'Đã sao chép.',
+  'room.continueElsewhere': 'Tiếp tục trên thiết bị khác',
   'room.oppGone': 'Đối thủ của bạn đã mất kết nối.',
   'room.oppGoneCountdown': 'Đối thủ của bạn đã mất kết nối. Bạn có thể đòi thắng sau {seconds} giây.',
 
@@ -125,6 +126,8 @@ export const vi: Messages = {
   'claim.threefold_repetition': 'Đòi hòa (lặp lại ba lần)',
   'claim.fifty_moves': 'Đòi hòa (luật 50 nước)',
   'confirm.resign': 'Bên {side} xin thua ván này?',
+  'confirm.draw': 'Bên {asker} đề nghị hòa. Bên {side} có đồng ý không?',
+  'confirm.takeback': 'Bên {asker} xin đi lại nước vừa rồi. Bên {side} có đồng ý không?',
 
   'warn.title': 'Nước này sẽ thua',
   'warn.loses': 'Theo luật châu Á, nước này sẽ khiến bạn thua: {reason}. Vẫn đi chứ?',
@@ -173,8 +176,10 @@ export const vi: Messages = {
   'wsError.not_a_player': 'Người xem không thể làm điều đó.',
   'wsError.game_over': 'Ván cờ đã kết thúc.',
   'wsError.not_started': 'Chưa có đối thủ vào phòng.',
+  'wsError.not_finished': 'Ván cờ chưa kết thúc.',
   'wsError.stale': 'Bàn cờ chưa được cập nhật nên vừa được tải lại.',
   'wsError.cannot_abort': 'Không thể hủy ván này nữa.',
+  'wsError.cannot_takeback': 'Hiện không có nước nào để đi lại.',
   'wsError.no_offer': 'Không có lời đề nghị nào để trả lời.',
   'wsError.cannot_claim': 'Lúc này không thể đòi như vậy.',
   'wsError.invite_used': 'Lời mời này đã được dùng; bạn đang xem.',
