@@ -25,7 +25,11 @@ import threading
 import pyffish as sf
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SHARED = os.environ.get("CHESSPLAYX_SHARED", os.path.join(ROOT, "..", "shared"))
+# The project's shared/ folder: CHESSPLAYX_SHARED, else beside the checkout (or
+# beside its parent, for a git worktree one folder further down).
+SHARED = os.environ.get("CHESSPLAYX_SHARED") or next(
+    (d for d in (os.path.join(ROOT, "..", "shared"), os.path.join(ROOT, "..", "..", "shared"))
+     if os.path.isdir(os.path.join(d, "tools"))), os.path.join(ROOT, "..", "shared"))
 sys.path.insert(0, os.path.join(SHARED, "tools"))
 from match import elo, parse_opts, result_of, start  # noqa: E402
 from uci import UciError  # noqa: E402
