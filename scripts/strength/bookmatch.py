@@ -11,8 +11,9 @@ the count: 2 × book size by default; more than that goes round the book
 again). With --concurrency N, N pairs of engines play side by side. With
 --sprt ELO0,ELO1 the match stops once the log-likelihood ratio of "A is
 ELO1 stronger" against "A is ELO0 stronger" leaves the bounds of α = β =
-0.05 (a trinomial model over game pairs' average score, as a normal
-approximation). Last line: 'score A: x/n (Elo diff ± err) failures f'
+0.05 (a normal approximation over the mean score of each opening pair,
+whose variance is estimated, so no decision is taken before
+--sprt-min-pairs pairs). Last line: 'score A: x/n (Elo diff ± err) failures f'
 as match.py prints it, preceded by W/D/L and the LLR.
 """
 import argparse
@@ -97,6 +98,8 @@ def main():
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--sprt", default="", help="ELO0,ELO1")
+    ap.add_argument("--sprt-min-pairs", type=int, default=40,
+                    help="no SPRT decision before this many pairs: the variance is estimated")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()
 
@@ -124,10 +127,13 @@ def main():
                 state["done"].append(sum(got) / 2)
                 if sprt:
                     state["llr"] = llr(state["done"], *sprt)
-                    if not lower < state["llr"] < upper:
+                    if len(state["done"]) >= a.sprt_min_pairs and not lower < state["llr"] < upper:
                         state["stop"] = True
             if not a.quiet:
                 print(f"game {g + 1}: {plies} plies, A scores {score} {note}".rstrip(), flush=True)
+            # Progress, off stdout (whose last line is the result).
+            print(f"{state['played']} games, A {state['score']}"
+                  + (f", LLR {state['llr']:.2f}" if sprt else ""), file=sys.stderr, flush=True)
 
     def worker():
         engines = {"A": start(a.a, parse_opts(a.a_opt)), "B": start(a.b, parse_opts(a.b_opt))}

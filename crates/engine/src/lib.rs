@@ -15,6 +15,7 @@
 
 mod bench;
 mod eval;
+mod history;
 mod level;
 mod limits;
 mod position;

@@ -16,7 +16,8 @@ use std::{
 };
 
 use crate::{
-    eval::{Evaluate, HISTORY_SLOTS},
+    eval::Evaluate,
+    history::{Histories, NO_SLOT, Prev},
     limits::{SearchLimits, TimePlan},
     score::{EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in, to_tt},
     tt::{Bound, TranspositionTable},
@@ -157,6 +158,9 @@ struct Frame<M> {
     killers: [Option<M>; 2],
     eval: i32,
     null: bool,
+    /// History slot of the move being searched from this ply ([`NO_SLOT`]
+    /// for a null move): the context of the continuation histories below.
+    slot: usize,
 }
 
 impl<M> Frame<M> {
@@ -169,6 +173,7 @@ impl<M> Frame<M> {
             killers: [None, None],
             eval: 0,
             null: false,
+            slot: NO_SLOT,
         }
     }
 }
@@ -193,7 +198,6 @@ const QS_DELTA: i32 = 220;
 const SEE_QUIET_MARGIN: i32 = 60;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 const ASPIRATION: i32 = 30;
-const HISTORY_MAX: i32 = 16_384;
 
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
@@ -219,7 +223,7 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
 #[derive(Debug)]
 pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
-    history: Box<[[i32; HISTORY_SLOTS]; 2]>,
+    history: Histories,
     lmr: Box<[[u8; 64]; 64]>,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
@@ -243,7 +247,7 @@ impl<G: Evaluate> Searcher<G> {
     pub fn new(hash_mb: usize) -> Self {
         Self {
             tt: TranspositionTable::new(hash_mb),
-            history: Box::new([[0; HISTORY_SLOTS]; 2]),
+            history: Histories::new(),
             lmr: lmr_table(),
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
@@ -268,9 +272,7 @@ impl<G: Evaluate> Searcher<G> {
     /// Forgets everything learnt (UCI `ucinewgame`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        for h in self.history.iter_mut() {
-            h.fill(0);
-        }
+        self.history.clear();
     }
 
     /// The search proper, at full strength.
@@ -291,14 +293,11 @@ impl<G: Evaluate> Searcher<G> {
         self.stopped = false;
         self.can_stop = false;
         self.tt.new_search();
-        for h in self.history.iter_mut() {
-            for v in h.iter_mut() {
-                *v /= 2;
-            }
-        }
+        self.history.age();
         for f in &mut self.stack {
             f.killers = [None, None];
             f.null = false;
+            f.slot = NO_SLOT;
         }
         self.path.clear();
         self.path.extend_from_slice(&history.entries);
@@ -338,7 +337,7 @@ impl<G: Evaluate> Searcher<G> {
                 score: -INFINITE,
                 exact: false,
                 pv: vec![mv],
-                order: self.order_score(root, mv, tt_code, 0, Color2::of(root)),
+                order: self.order_score(root, mv, tt_code, 0, Color2::of(root), self.prev_slots(0)),
             })
             .collect();
         self.root_moves.sort_by_key(|r| core::cmp::Reverse(r.order));
@@ -518,6 +517,7 @@ impl<G: Evaluate> Searcher<G> {
             };
             let mut child = root.clone();
             child.play(mv);
+            self.stack[0].slot = root.history_slot(mv);
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             self.path.push(PathEntry {
@@ -713,7 +713,15 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Move-ordering score; larger is tried first.
     #[inline]
-    fn order_score(&self, pos: &G, mv: G::Move, tt_code: u16, ply: usize, us: Color2) -> i32 {
+    fn order_score(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        tt_code: u16,
+        ply: usize,
+        us: Color2,
+        prev: Prev,
+    ) -> i32 {
         if tt_code != 0 && G::move_code(mv) == tt_code {
             return SCORE_TT;
         }
@@ -733,13 +741,16 @@ impl<G: Evaluate> Searcher<G> {
         if f.killers[1] == Some(mv) {
             return SCORE_KILLER + 1;
         }
-        self.history[us.0][pos.history_slot(mv)]
+        self.history.quiet(us.0, prev, pos.history_slot(mv))
     }
 
+    /// The slots of the moves that led to `ply` (one and two plies back).
     #[inline]
-    fn update_history(&mut self, us: Color2, slot: usize, bonus: i32) {
-        let h = &mut self.history[us.0][slot];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    fn prev_slots(&self, ply: usize) -> Prev {
+        Prev {
+            one: if ply >= 1 { self.stack[ply - 1].slot } else { NO_SLOT },
+            two: if ply >= 2 { self.stack[ply - 2].slot } else { NO_SLOT },
+        }
     }
 
     /// Fills `scores` for `moves` and returns the count.
@@ -753,11 +764,12 @@ impl<G: Evaluate> Searcher<G> {
         ply: usize,
     ) {
         let us = Color2::of(pos);
+        let prev = self.prev_slots(ply);
         scores.clear();
         scores.extend(
             moves
                 .iter()
-                .map(|&m| self.order_score(pos, m, tt_code, ply, us)),
+                .map(|&m| self.order_score(pos, m, tt_code, ply, us, prev)),
         );
     }
 
@@ -867,6 +879,7 @@ impl<G: Evaluate> Searcher<G> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].null = true;
+                self.stack[ply].slot = NO_SLOT;
                 self.path.push(PathEntry {
                     key: child.zobrist(),
                     check: false,
@@ -914,6 +927,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.score_moves(pos, &moves, &mut scores, tt_code, ply);
         let us = Color2::of(pos);
+        let prev = self.prev_slots(ply);
 
         let mut best = -INFINITE;
         let mut best_move: Option<G::Move> = None;
@@ -966,6 +980,8 @@ impl<G: Evaluate> Searcher<G> {
             }
             let extend = gives_check && (ply as i32) < 2 * self.root_depth;
             let new_depth = depth - 1 + i32::from(extend);
+            let slot = pos.history_slot(mv);
+            self.stack[ply].slot = slot;
             self.path.push(PathEntry {
                 key: child.zobrist(),
                 check: gives_check,
@@ -992,7 +1008,7 @@ impl<G: Evaluate> Searcher<G> {
                     r += i32::from(cut_node);
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
-                    r -= self.history[us.0][pos.history_slot(mv)] / 6000;
+                    r -= self.history.main(us.0, slot) / 6000;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
@@ -1051,9 +1067,9 @@ impl<G: Evaluate> Searcher<G> {
                                 f.killers[0] = Some(mv);
                             }
                             let bonus = (depth * depth * 16).min(2000);
-                            self.update_history(us, pos.history_slot(mv), bonus);
+                            self.history.update(us.0, prev, slot, bonus);
                             for &q in &quiets {
-                                self.update_history(us, pos.history_slot(q), -bonus);
+                                self.history.update(us.0, prev, pos.history_slot(q), -bonus);
                             }
                         }
                         break;
