@@ -15,7 +15,6 @@
 
 mod bench;
 mod eval;
-mod history;
 mod level;
 mod limits;
 mod position;

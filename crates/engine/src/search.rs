@@ -16,8 +16,7 @@ use std::{
 };
 
 use crate::{
-    eval::Evaluate,
-    history::{Histories, NO_SLOT, Prev},
+    eval::{Evaluate, HISTORY_SLOTS},
     limits::{SearchLimits, TimePlan},
     score::{EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in, to_tt},
     tt::{Bound, TranspositionTable},
@@ -158,9 +157,6 @@ struct Frame<M> {
     killers: [Option<M>; 2],
     eval: i32,
     null: bool,
-    /// History slot of the move being searched from this ply ([`NO_SLOT`]
-    /// for a null move): the context of the continuation histories below.
-    slot: usize,
 }
 
 impl<M> Frame<M> {
@@ -173,7 +169,6 @@ impl<M> Frame<M> {
             killers: [None, None],
             eval: 0,
             null: false,
-            slot: NO_SLOT,
         }
     }
 }
@@ -198,6 +193,7 @@ const QS_DELTA: i32 = 220;
 const SEE_QUIET_MARGIN: i32 = 60;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 const ASPIRATION: i32 = 30;
+const HISTORY_MAX: i32 = 16_384;
 
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
@@ -223,7 +219,7 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
 #[derive(Debug)]
 pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
-    history: Histories,
+    history: Box<[[i32; HISTORY_SLOTS]; 2]>,
     lmr: Box<[[u8; 64]; 64]>,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
@@ -247,7 +243,7 @@ impl<G: Evaluate> Searcher<G> {
     pub fn new(hash_mb: usize) -> Self {
         Self {
             tt: TranspositionTable::new(hash_mb),
-            history: Histories::new(),
+            history: Box::new([[0; HISTORY_SLOTS]; 2]),
             lmr: lmr_table(),
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
@@ -272,7 +268,9 @@ impl<G: Evaluate> Searcher<G> {
     /// Forgets everything learnt (UCI `ucinewgame`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.clear();
+        for h in self.history.iter_mut() {
+            h.fill(0);
+        }
     }
 
     /// The search proper, at full strength.
@@ -293,11 +291,14 @@ impl<G: Evaluate> Searcher<G> {
         self.stopped = false;
         self.can_stop = false;
         self.tt.new_search();
-        self.history.age();
+        for h in self.history.iter_mut() {
+            for v in h.iter_mut() {
+                *v /= 2;
+            }
+        }
         for f in &mut self.stack {
             f.killers = [None, None];
             f.null = false;
-            f.slot = NO_SLOT;
         }
         self.path.clear();
         self.path.extend_from_slice(&history.entries);
@@ -337,7 +338,7 @@ impl<G: Evaluate> Searcher<G> {
                 score: -INFINITE,
                 exact: false,
                 pv: vec![mv],
-                order: self.order_score(root, mv, tt_code, 0, Color2::of(root), self.prev_slots(0)),
+                order: self.order_score(root, mv, tt_code, 0, Color2::of(root)),
             })
             .collect();
         self.root_moves.sort_by_key(|r| core::cmp::Reverse(r.order));
@@ -517,7 +518,6 @@ impl<G: Evaluate> Searcher<G> {
             };
             let mut child = root.clone();
             child.play(mv);
-            self.stack[0].slot = root.history_slot(mv);
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             self.path.push(PathEntry {
@@ -713,15 +713,7 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Move-ordering score; larger is tried first.
     #[inline]
-    fn order_score(
-        &self,
-        pos: &G,
-        mv: G::Move,
-        tt_code: u16,
-        ply: usize,
-        us: Color2,
-        prev: Prev,
-    ) -> i32 {
+    fn order_score(&self, pos: &G, mv: G::Move, tt_code: u16, ply: usize, us: Color2) -> i32 {
         if tt_code != 0 && G::move_code(mv) == tt_code {
             return SCORE_TT;
         }
@@ -741,16 +733,13 @@ impl<G: Evaluate> Searcher<G> {
         if f.killers[1] == Some(mv) {
             return SCORE_KILLER + 1;
         }
-        self.history.quiet(us.0, prev, pos.history_slot(mv))
+        self.history[us.0][pos.history_slot(mv)]
     }
 
-    /// The slots of the moves that led to `ply` (one and two plies back).
     #[inline]
-    fn prev_slots(&self, ply: usize) -> Prev {
-        Prev {
-            one: if ply >= 1 { self.stack[ply - 1].slot } else { NO_SLOT },
-            two: if ply >= 2 { self.stack[ply - 2].slot } else { NO_SLOT },
-        }
+    fn update_history(&mut self, us: Color2, slot: usize, bonus: i32) {
+        let h = &mut self.history[us.0][slot];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// Fills `scores` for `moves` and returns the count.
@@ -764,12 +753,11 @@ impl<G: Evaluate> Searcher<G> {
         ply: usize,
     ) {
         let us = Color2::of(pos);
-        let prev = self.prev_slots(ply);
         scores.clear();
         scores.extend(
             moves
                 .iter()
-                .map(|&m| self.order_score(pos, m, tt_code, ply, us, prev)),
+                .map(|&m| self.order_score(pos, m, tt_code, ply, us)),
         );
     }
 
@@ -879,7 +867,6 @@ impl<G: Evaluate> Searcher<G> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].null = true;
-                self.stack[ply].slot = NO_SLOT;
                 self.path.push(PathEntry {
                     key: child.zobrist(),
                     check: false,
@@ -927,7 +914,6 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.score_moves(pos, &moves, &mut scores, tt_code, ply);
         let us = Color2::of(pos);
-        let prev = self.prev_slots(ply);
 
         let mut best = -INFINITE;
         let mut best_move: Option<G::Move> = None;
@@ -980,8 +966,6 @@ impl<G: Evaluate> Searcher<G> {
             }
             let extend = gives_check && (ply as i32) < 2 * self.root_depth;
             let new_depth = depth - 1 + i32::from(extend);
-            let slot = pos.history_slot(mv);
-            self.stack[ply].slot = slot;
             self.path.push(PathEntry {
                 key: child.zobrist(),
                 check: gives_check,
@@ -1008,7 +992,7 @@ impl<G: Evaluate> Searcher<G> {
                     r += i32::from(cut_node);
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
-                    r -= self.history.main(us.0, slot) / 6000;
+                    r -= self.history[us.0][pos.history_slot(mv)] / 6000;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
@@ -1067,9 +1051,9 @@ impl<G: Evaluate> Searcher<G> {
                                 f.killers[0] = Some(mv);
                             }
                             let bonus = (depth * depth * 16).min(2000);
-                            self.history.update(us.0, prev, slot, bonus);
+                            self.update_history(us, pos.history_slot(mv), bonus);
                             for &q in &quiets {
-                                self.history.update(us.0, prev, pos.history_slot(q), -bonus);
+                                self.update_history(us, pos.history_slot(q), -bonus);
                             }
                         }
                         break;
