@@ -19,7 +19,7 @@ use crate::{
     error::ApiError,
     export::site_base,
     room::{Registry, RoomHandle, RoomLoadError, RoomSummary},
-    store::{ClockConfig, RoomRecord, RoomState, SeatRecord, StoreError, WriteOp},
+    store::{ClockConfig, RoomRecord, RoomState, SeatRecord, WriteOp},
     util::{hash_token, is_room_id, new_room_id, new_token, unix_ms},
 };
 
@@ -185,7 +185,7 @@ async fn create(
             .await
         {
             Ok(()) => break,
-            Err(StoreError::Sqlite(e)) if attempt < 3 => {
+            Err(e) if e.is_duplicate_key() && attempt < 3 => {
                 tracing::warn!(error = %e, "room id taken; drawing another");
                 attempt += 1;
                 record.id = new_room_id();

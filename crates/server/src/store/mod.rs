@@ -437,6 +437,23 @@ impl Store {
     }
 }
 
+impl StoreError {
+    /// Whether a write failed only because a row with the same key exists
+    /// (a room id drawn twice): the caller may retry with another key.
+    /// Every other failure is final for that write.
+    pub fn is_duplicate_key(&self) -> bool {
+        match self {
+            Self::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::ConstraintViolation
+            }
+            Self::Postgres(e) => {
+                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            _ => false,
+        }
+    }
+}
+
 /// `e` and its sources, joined with `: ` (the drivers put the useful part,
 /// such as "database \"x\" does not exist", in a source).
 fn error_chain(e: &dyn std::error::Error) -> String {
