@@ -41,9 +41,9 @@ pub(crate) struct ServeArgs {
     /// Linux's SCHED_IDLE (for comparisons).
     #[arg(long)]
     ai_normal_sched: bool,
-    /// The server's address as players reach it (e.g.
-    /// https://chess.example.org), for absolute links such as an export's
-    /// Site; without it, the request's Host is used over http://.
+    /// The server's address as players reach it, such as
+    /// `https://chess.example.org`, for absolute links like an export's
+    /// Site; without it, the request's Host is used over plain HTTP.
     #[arg(long)]
     public_url: Option<PublicUrl>,
     /// Seconds a WebSocket write may wait for a client that does not read
