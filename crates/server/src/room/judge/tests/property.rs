@@ -1,0 +1,184 @@
+//! A property test over random command sequences at random times: the
+//! judge's invariants hold after every step, whatever the clients send.
+//! Seeded, so a failure names the seed that reproduces it.
+
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use super::*;
+
+/// A random command for the current state: usually a legal move at the
+/// right ply, sometimes a stale, duplicate, illegal or out-of-turn one,
+/// or any other command.
+fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'a> {
+    let me = if rng.random_bool(0.5) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let ply = u32_of(c.game.ply());
+    match rng.random_range(0..100) {
+        0..60 => {
+            let ply = match rng.random_range(0..10) {
+                0 => ply.saturating_sub(1),
+                1 => ply + 1,
+                _ => ply,
+            };
+            let mover = if rng.random_bool(0.9) {
+                c.game.turn()
+            } else {
+                me
+            };
+            Command::Move {
+                me: mover,
+                held: ByColor::new(rng.random_bool(0.8), rng.random_bool(0.8)),
+                uci,
+                ply: (!rng.random_bool(0.1)).then_some(ply),
+            }
+        }
+        60..68 => Command::Takeback { who: me },
+        68..73 => Command::Flag,
+        73..76 => Command::Resign { me },
+        76..80 => Command::Abort,
+        80..85 => Command::Claim {
+            me,
+            claim: if rng.random_bool(0.5) {
+                Claim::ThreefoldRepetition
+            } else {
+                Claim::FiftyMoves
+            },
+        },
+        85..88 => Command::ClaimVictory {
+            me,
+            opponent_gone: rng.random_bool(0.3),
+        },
+        88..90 => Command::DrawAgreed,
+        _ => Command::Flag,
+    }
+}
+
+/// A move text: usually a legal move, sometimes a bad or illegal one.
+fn random_uci(c: &RoomCore, rng: &mut StdRng) -> String {
+    let legal = c.game.legal_moves();
+    match legal.get(rng.random_range(0..legal.len().max(1))) {
+        Some(m) if rng.random_bool(0.9) => m.uci.clone(),
+        _ => ["e2e5", "zz", "a7a5", "e2e4"][rng.random_range(0..4)].to_owned(),
+    }
+}
+
+/// The event numbers of a transition's events.
+fn event_numbers(t: &Transition) -> Vec<u64> {
+    t.out
+        .iter()
+        .filter_map(|o| match o {
+            Out::Move { v, .. } | Out::End { v, .. } | Out::Takeback { v, .. } => Some(*v),
+            Out::Ack { .. } | Out::Refused(_) => None,
+        })
+        .collect()
+}
+
+/// The invariants of a core at `now`.
+fn check_invariants(c: &RoomCore, now: Instant, seed: u64) {
+    assert_eq!(
+        c.move_v.len(),
+        c.game.ply(),
+        "seed {seed}: a number per move"
+    );
+    assert!(
+        c.move_v.windows(2).all(|w| w[0] < w[1]) && c.move_v.last().is_none_or(|&v| v <= c.v),
+        "seed {seed}: move numbers increase up to the room's"
+    );
+    assert_eq!(
+        c.outcome.is_some(),
+        c.state == RoomState::Finished,
+        "seed {seed}: an outcome exactly when finished"
+    );
+    if let Some(o) = c.game.outcome() {
+        assert_eq!(
+            c.outcome.map(|r| r.reason),
+            Some(EndReason::from(o.reason)),
+            "seed {seed}: an end by the rules is the room's end"
+        );
+    }
+    let replayed = AnyGame::replay(Variant::Chess, None, &c.game.moves_uci()).unwrap();
+    assert_eq!(
+        replayed.fen(),
+        c.game.fen(),
+        "seed {seed}: history gives the position"
+    );
+    if let Some(clock) = &c.clock {
+        for side in Color::ALL {
+            if clock.running() != Some(side) {
+                assert!(
+                    clock.remaining(side, now) >= 0,
+                    "seed {seed}: a stopped clock is never negative"
+                );
+            }
+        }
+        if c.outcome.is_some() {
+            assert_eq!(clock.running(), None, "seed {seed}: clocks stop at the end");
+        }
+    }
+}
+
+fn run_sequence(seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let t0 = Instant::now();
+    let mut elapsed = 0_u64;
+    let clock = rng.random_bool(0.7).then_some(ClockConfig {
+        initial: rng.random_range(1_000..20_000),
+        increment: rng.random_range(0..2_000),
+    });
+    let mut c = core_with(None, clock);
+    for _ in 0..80 {
+        elapsed += rng.random_range(0..1_500);
+        let now = at(t0, elapsed);
+        let uci = random_uci(&c, &mut rng);
+        let cmd = random_command(&c, &mut rng, &uci);
+        let before = snapshot(&c);
+        let v_before = c.v;
+        let finished = c.outcome.is_some();
+        let decided = c.decide(cmd, now);
+        assert_eq!(
+            snapshot(&c),
+            before,
+            "seed {seed}: deciding changed the state"
+        );
+        let Ok(t) = decided else {
+            continue;
+        };
+        let numbers = event_numbers(&t);
+        let expected: Vec<u64> = (v_before + 1..).take(numbers.len()).collect();
+        assert_eq!(
+            numbers, expected,
+            "seed {seed}: events numbered without gaps"
+        );
+        if finished && matches!(cmd, Command::Move { .. }) {
+            assert!(
+                t.ops.is_empty() && numbers.is_empty(),
+                "seed {seed}: a finished game takes no move"
+            );
+        }
+        let has_next = t.next.is_some();
+        c.apply(t);
+        if !has_next {
+            assert_eq!(
+                snapshot(&c),
+                before,
+                "seed {seed}: a reply alone changes nothing"
+            );
+        }
+        assert_eq!(
+            c.v,
+            numbers.last().copied().unwrap_or(v_before),
+            "seed {seed}"
+        );
+        check_invariants(&c, now.at, seed);
+    }
+}
+
+#[test]
+fn random_command_sequences_keep_the_invariants() {
+    for seed in 0..300 {
+        run_sequence(seed);
+    }
+}
