@@ -14,7 +14,7 @@ use std::{
 };
 
 use axum::extract::ws::Utf8Bytes;
-use chessplayx_rules::{AnyGame, ByColor, Color, GameStatus, MoveInfo, MoveWarningInfo, Variant};
+use chessplayx_rules::{AnyGame, ByColor, Color, GameStatus, MoveInfo, MoveWarningInfo};
 use tokio::{
     sync::mpsc,
     time::{Instant, sleep_until},
@@ -33,13 +33,13 @@ use crate::{
     lobby::{Listing, LobbyUpdate},
     protocol::{
         AckMsg, ClientMsg, ClockJson, EndEvent, EndReason, ErrorCode, Event, HistoryMove,
-        JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide,
-        RematchEvent, RoomOutcome, SeatMsg, ServerMsg, StateMsg, TakebackEvent, encode,
-        encode_event, error_msg, pong,
+        JoinedEvent, MoveEvent, OfferEvent, OfferKind, PlayerJson, PresenceSide, RematchEvent,
+        RoomOutcome, SeatMsg, ServerMsg, StateMsg, TakebackEvent, encode, encode_event, error_msg,
+        pong,
     },
     state::Shared,
-    store::{RoomRecord, RoomState, WriteOp},
-    util::{hash_token, new_room_id, new_token, unix_ms},
+    store::{RoomRecord, RoomState},
+    util::{hash_token, new_room_id, new_token},
 };
 
 /// The replay log of a room keeps this many events. Move and takeback
@@ -158,11 +158,8 @@ pub(super) struct RoomActor {
     /// The judged state: game, seats, clocks, offers, outcome, event
     /// number.
     core: RoomCore,
-    variant: Variant,
-    start_fen: Option<String>,
     public: bool,
     created_at: u64,
-    rematch_id: Option<String>,
     log: VecDeque<(u64, Logged)>,
     subs: Vec<Sub>,
     next_sub: u64,
@@ -227,12 +224,12 @@ impl RoomActor {
                 outcome,
                 offers: offers::decode(&record.offers),
                 v: record.v,
+                variant: record.variant,
+                start_fen: record.start_fen,
+                rematch_id: record.rematch_id,
             },
-            variant: record.variant,
-            start_fen: record.start_fen,
             public: record.public,
             created_at: record.created_at,
-            rematch_id: record.rematch_id,
             log: VecDeque::new(),
             subs: Vec::new(),
             next_sub: 0,

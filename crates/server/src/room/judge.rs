@@ -5,15 +5,16 @@
 //! operations and calls [`RoomCore::apply`] only once they are committed,
 //! so a failed write leaves nothing to roll back.
 
-use chessplayx_rules::{AnyGame, AnyPlayError, ByColor, Claim, Color, MoveError};
+use chessplayx_rules::{AnyGame, AnyPlayError, ByColor, Claim, Color, MoveError, Variant};
 use tokio::time::Instant;
 
-use super::clock::Clocks;
+use super::{clock::Clocks, offers::OfferMsg};
 use crate::{
-    protocol::{ClockJson, EndReason, ErrorCode, Offers, RoomOutcome},
-    store::{MoveRecord, ResultRecord, RoomState, SeatRecord, WriteOp},
+    protocol::{ClockJson, EndReason, ErrorCode, OfferKind, Offers, RoomOutcome},
+    store::{MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, WriteOp},
 };
 
+mod social;
 #[cfg(test)]
 mod tests;
 
@@ -73,10 +74,19 @@ pub(super) enum Command<'a> {
     ClaimVictory { me: Color, opponent_gone: bool },
     /// The flag timer fired.
     Flag,
-    /// Both sides agreed to a draw.
-    DrawAgreed,
-    /// Take back `who`'s last move (and the reply to it).
-    Takeback { who: Color },
+    /// An offer, accept or decline by `me`; `new_room` is the id a
+    /// rematch room would get.
+    Offer {
+        me: Color,
+        msg: OfferMsg,
+        new_room: &'a str,
+    },
+    /// Take the free seat with an invite whose hash is `invite_hash`,
+    /// under a new seat token whose hash is `token_hash`.
+    ClaimSeat {
+        invite_hash: &'a str,
+        token_hash: &'a str,
+    },
 }
 
 /// What the actor sends once a transition is applied, in this order.
@@ -102,6 +112,17 @@ pub(super) enum Out {
         outcome: RoomOutcome,
         clock: Option<ClockJson>,
     },
+    /// The `offer` (or `decline`) event `v`.
+    Offer {
+        v: u64,
+        decline: bool,
+        kind: OfferKind,
+        by: Color,
+    },
+    /// The `rematch` event `v`: the new room `record` was written.
+    Rematch { v: u64, record: Box<RoomRecord> },
+    /// The `joined` event `v`: `color`'s seat was taken.
+    Joined { v: u64, color: Color },
     /// The `takeback` event `v`, leaving `ply` plies.
     Takeback {
         v: u64,
@@ -143,6 +164,10 @@ struct Next {
     state: RoomState,
     v: u64,
     clear_invites: bool,
+    /// The rematch room's id, once agreed.
+    rematch: Option<String>,
+    /// A seat taken, with its token hash.
+    claimed: Option<(Color, String)>,
 }
 
 /// A decided command: commit `ops`, then [`RoomCore::apply`] it, then
@@ -173,6 +198,9 @@ pub(super) struct RoomCore {
     pub(super) outcome: Option<RoomOutcome>,
     pub(super) offers: Offers,
     pub(super) v: u64,
+    pub(super) variant: Variant,
+    pub(super) start_fen: Option<String>,
+    pub(super) rematch_id: Option<String>,
 }
 
 type Decided = Result<Transition, Refusal>;
@@ -251,14 +279,11 @@ impl RoomCore {
                 }
                 _ => Err(refuse(ErrorCode::CannotClaim, "no flag has fallen")),
             },
-            Command::DrawAgreed => self.finish(
-                RoomOutcome {
-                    winner: None,
-                    reason: EndReason::DrawAgreement,
-                },
-                now.at,
-            ),
-            Command::Takeback { who } => self.decide_takeback(who, now.at),
+            Command::Offer { me, msg, new_room } => self.decide_offer(me, msg, new_room, now),
+            Command::ClaimSeat {
+                invite_hash,
+                token_hash,
+            } => self.decide_claim_seat(invite_hash, token_hash),
         }
     }
 
@@ -281,6 +306,12 @@ impl RoomCore {
         self.outcome = next.outcome;
         self.state = next.state;
         self.v = next.v;
+        if let Some(id) = next.rematch {
+            self.rematch_id = Some(id);
+        }
+        if let Some((seat, hash)) = next.claimed {
+            self.seats.get_mut(seat).token_hash = Some(hash);
+        }
         if next.clear_invites {
             self.invite_hash = None;
             self.lobby_invite = None;
@@ -299,6 +330,8 @@ impl RoomCore {
             state: self.state,
             v: self.v,
             clear_invites: false,
+            rematch: None,
+            claimed: None,
         }
     }
 

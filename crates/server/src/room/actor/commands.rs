@@ -32,43 +32,23 @@ impl RoomActor {
     /// Takes the free seat with an invite: a new seat token, committed
     /// before anyone hears of it.
     pub(super) async fn claim_invite(&mut self, invite: &str) -> Result<(Color, String), Refusal> {
-        let valid = self.core.invite_hash.as_deref() == Some(hash_token(invite).as_str());
-        let Some(seat) =
-            free_seat(&self.core.seats).filter(|_| valid && self.core.outcome.is_none())
-        else {
-            return Err(refuse(
-                ErrorCode::InviteUsed,
-                "this invite has been used; you are watching",
-            ));
-        };
         let token = new_token();
         let token_hash = hash_token(&token);
-        let v = self.core.v + 1;
-        self.shared
-            .store
-            .write(vec![WriteOp::ClaimSeat {
-                room: self.core.id.clone(),
-                color: seat,
-                token_hash: token_hash.clone(),
-                v,
-            }])
-            .await
-            .map_err(|e| self.internal(&e))?;
-        self.core.seats.get_mut(seat).token_hash = Some(token_hash);
-        self.core.invite_hash = None;
-        self.core.lobby_invite = None;
-        self.core.state = RoomState::Playing;
-        let players = self.players();
-        self.emit(
-            v,
-            &Event::Joined(JoinedEvent {
-                color: seat,
-                players,
-            }),
-        );
-        self.tell_lobby();
-        self.maybe_start_ai();
-        Ok((seat, token))
+        let invite_hash = hash_token(invite);
+        let cmd = Command::ClaimSeat {
+            invite_hash: &invite_hash,
+            token_hash: &token_hash,
+        };
+        let t = self.core.decide(cmd, Now::current())?;
+        let seat = t.out.iter().find_map(|o| match o {
+            Out::Joined { color, .. } => Some(*color),
+            _ => None,
+        });
+        self.commit(None, t).await?;
+        match seat {
+            Some(seat) => Ok((seat, token)),
+            None => Err(refuse(ErrorCode::Internal, "no seat was taken")),
+        }
     }
 
     pub(super) async fn client(
@@ -126,11 +106,9 @@ impl RoomActor {
         self.decide_and_commit(Some(sub), cmd).await
     }
 
-    /// The draw, takeback and rematch offers of seat `me`: decided by
-    /// [`offers::decide`] without changing anything, then committed and
-    /// applied.
+    /// The draw, takeback and rematch offers of seat `me`.
     async fn offer_cmd(&mut self, me: Color, msg: ClientMsg) -> Acted {
-        use offers::{Decision, OfferMsg, Phase};
+        use offers::OfferMsg;
         let msg = match msg {
             ClientMsg::DrawOffer => OfferMsg::Offer(OfferKind::Draw),
             ClientMsg::DrawAccept => OfferMsg::Accept(OfferKind::Draw),
@@ -143,50 +121,14 @@ impl RoomActor {
             ClientMsg::RematchDecline => OfferMsg::Decline(OfferKind::Rematch),
             _ => return Ok(()),
         };
-        let phase = match (self.core.outcome, self.core.state) {
-            (Some(_), _) => Phase::Finished {
-                rematch_agreed: self.rematch_id.is_some(),
-            },
-            (None, RoomState::Waiting) => Phase::Waiting,
-            (None, _) => Phase::Playing,
+        // Only a rematch needs the id; drawing one costs nanoseconds.
+        let new_room = new_room_id();
+        let cmd = Command::Offer {
+            me,
+            msg,
+            new_room: &new_room,
         };
-        let ctx = offers::Context {
-            phase,
-            opponent_is_ai: self.core.ai_seat(!me).is_some(),
-            can_take_back: self.core.plies_to_undo(me).is_some(),
-            opponent_can_take_back: self.core.plies_to_undo(!me).is_some(),
-        };
-        let decision = offers::decide(self.core.offers, ctx, me, msg)
-            .map_err(|(code, text)| refuse(code, text))?;
-        match decision {
-            Decision::Nothing => Ok(()),
-            Decision::Announce {
-                decline,
-                kind,
-                by,
-                after,
-            } => {
-                let make = if decline {
-                    Event::Decline
-                } else {
-                    Event::Offer
-                };
-                self.offer_event(make, kind, by, after).await
-            }
-            Decision::AiDeclinesDraw => {
-                let offers = self.core.offers;
-                self.offer_event(Event::Offer, OfferKind::Draw, me, offers)
-                    .await?;
-                self.offer_event(Event::Decline, OfferKind::Draw, !me, offers)
-                    .await
-            }
-            Decision::DrawAgreed => self.decide_and_commit(None, Command::DrawAgreed).await,
-            Decision::Takeback { who } => {
-                self.decide_and_commit(None, Command::Takeback { who })
-                    .await
-            }
-            Decision::Rematch => self.rematch().await,
-        }
+        self.decide_and_commit(None, cmd).await
     }
 
     /// Decides `cmd` now, commits it and applies it; `sub` is told of
@@ -286,74 +228,32 @@ impl RoomActor {
                 self.log.clear();
                 self.push_event(v, &msg, Logged::Takeback { undone, ply, clock });
             }
+            Out::Offer {
+                v,
+                decline,
+                kind,
+                by,
+            } => {
+                let make = if decline {
+                    Event::Decline
+                } else {
+                    Event::Offer
+                };
+                self.emit(v, &make(OfferEvent { kind, by }));
+            }
+            Out::Rematch { v, record } => {
+                let id = record.id.clone();
+                if let Err(e) = crate::room::Registry::spawn(&self.shared, *record) {
+                    tracing::error!(room = %id, error = %e, "starting the rematch room");
+                }
+                self.emit(v, &Event::Rematch(RematchEvent { id: &id }));
+            }
+            Out::Joined { v, color } => {
+                let players = self.players();
+                self.emit(v, &Event::Joined(JoinedEvent { color, players }));
+                self.tell_lobby();
+            }
             Out::Ack { .. } | Out::Refused(_) => {}
         }
-    }
-
-    /// Commits and broadcasts an `offer` / `decline` event leaving
-    /// `offers` standing.
-    pub(super) async fn offer_event(
-        &mut self,
-        make: fn(OfferEvent) -> Event<'static>,
-        kind: OfferKind,
-        by: Color,
-        offers: Offers,
-    ) -> Acted {
-        let v = self.core.v + 1;
-        self.shared
-            .store
-            .write(vec![WriteOp::Event {
-                room: self.core.id.clone(),
-                offers: offers::encode(offers),
-                v,
-            }])
-            .await
-            .map_err(|e| self.internal(&e))?;
-        self.core.offers = offers;
-        self.emit(v, &make(OfferEvent { kind, by }));
-        Ok(())
-    }
-
-    /// Creates the rematch room (colours swapped, the same seat tokens)
-    /// and announces it.
-    pub(super) async fn rematch(&mut self) -> Acted {
-        let record = RoomRecord {
-            id: new_room_id(),
-            variant: self.variant,
-            start_fen: self.start_fen.clone(),
-            clock: self.core.clock.as_ref().map(Clocks::config),
-            public: false,
-            invite_hash: None,
-            lobby_invite: None,
-            seats: ByColor::new(self.core.seats.black.clone(), self.core.seats.white.clone()),
-            state: RoomState::Playing,
-            result: None,
-            v: 0,
-            offers: String::new(),
-            rematch_id: None,
-            created_at: unix_ms(),
-            moves: Vec::new(),
-        };
-        let v = self.core.v + 1;
-        self.shared
-            .store
-            .write(vec![
-                WriteOp::CreateRoom(Box::new(record.clone())),
-                WriteOp::Rematch {
-                    room: self.core.id.clone(),
-                    rematch_id: record.id.clone(),
-                    v,
-                },
-            ])
-            .await
-            .map_err(|e| self.internal(&e))?;
-        let id = record.id.clone();
-        if let Err(e) = crate::room::Registry::spawn(&self.shared, record) {
-            tracing::error!(room = %id, error = %e, "starting the rematch room");
-        }
-        self.rematch_id = Some(id.clone());
-        self.core.offers.rematch = None;
-        self.emit(v, &Event::Rematch(RematchEvent { id: &id }));
-        Ok(())
     }
 }

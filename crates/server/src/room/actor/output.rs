@@ -80,7 +80,7 @@ impl RoomActor {
         encode(&ServerMsg::State(StateMsg {
             v: self.core.v,
             id: &self.core.id,
-            variant: self.variant,
+            variant: self.core.variant,
             you: held.single(),
             seats: &held.list(),
             public: self.public,
@@ -95,7 +95,7 @@ impl RoomActor {
             players: self.players(),
             offers: self.core.offers,
             outcome: self.core.outcome,
-            rematch: self.rematch_id.as_deref(),
+            rematch: self.core.rematch_id.as_deref(),
             presence: self.presence(Instant::now()),
         }))
     }
@@ -191,7 +191,7 @@ impl RoomActor {
             {
                 Some(Listing {
                     id: self.core.id.clone(),
-                    variant: self.variant,
+                    variant: self.core.variant,
                     clock: self.core.clock.as_ref().map(Clocks::config),
                     open_color,
                     created_at: self.created_at,
@@ -210,7 +210,7 @@ impl RoomActor {
     pub(super) fn summary(&self) -> RoomSummary {
         RoomSummary {
             id: self.core.id.clone(),
-            variant: self.variant,
+            variant: self.core.variant,
             clock: self.core.clock.as_ref().map(Clocks::config),
             public: self.public,
             ai_level: self.ai_level(),
@@ -219,7 +219,7 @@ impl RoomActor {
             ply: self.core.game.ply(),
             fen: self.core.game.fen(),
             outcome: self.core.outcome,
-            rematch: self.rematch_id.clone(),
+            rematch: self.core.rematch_id.clone(),
             created_at: self.created_at,
         }
     }
@@ -292,8 +292,12 @@ impl RoomActor {
         let moves = self.core.game.moves_uci();
         let mut game = match first_ply {
             Some(plies) => Some(
-                AnyGame::replay(self.variant, self.start_fen.as_deref(), moves.get(..plies)?)
-                    .ok()?,
+                AnyGame::replay(
+                    self.core.variant,
+                    self.core.start_fen.as_deref(),
+                    moves.get(..plies)?,
+                )
+                .ok()?,
             ),
             None => None,
         };

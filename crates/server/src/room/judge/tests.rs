@@ -7,7 +7,7 @@ use std::time::Duration;
 use chessplayx_rules::Variant;
 
 use super::*;
-use crate::store::ClockConfig;
+use crate::{room::offers::OfferMsg, store::ClockConfig};
 
 mod property;
 
@@ -37,6 +37,9 @@ fn core_with(fen: Option<&str>, clock: Option<ClockConfig>) -> RoomCore {
         outcome: None,
         offers: Offers::default(),
         v: 0,
+        variant: Variant::Chess,
+        start_fen: fen.map(str::to_owned),
+        rematch_id: None,
     }
 }
 
@@ -71,6 +74,14 @@ fn step(c: &mut RoomCore, cmd: Command<'_>, now: Now) -> Result<Transition, Refu
     let decided = c.decide(cmd, now);
     assert_eq!(snapshot(c), before, "deciding changed the state");
     decided.map(|t| c.apply(t))
+}
+
+fn offer(me: Color, msg: OfferMsg) -> Command<'static> {
+    Command::Offer {
+        me,
+        msg,
+        new_room: "rematch1",
+    }
 }
 
 fn play_all(c: &mut RoomCore, moves: &[&str], now: Now) {
@@ -345,21 +356,34 @@ fn claim_victory_needs_the_opponent_gone() {
 fn draw_agreement_ends_drawn() {
     let now = at(Instant::now(), 0);
     let mut c = core();
-    let t = step(&mut c, Command::DrawAgreed, now).unwrap();
+    let accept = offer(Color::White, OfferMsg::Accept(OfferKind::Draw));
+    assert_eq!(refused(&c, accept, now), ErrorCode::NoOffer);
+    let t = step(
+        &mut c,
+        offer(Color::Black, OfferMsg::Offer(OfferKind::Draw)),
+        now,
+    )
+    .unwrap();
+    assert!(matches!(t.ops.as_slice(), [WriteOp::Event { v: 1, offers, .. }] if offers == "d:b"));
+    assert_eq!(c.offers.draw, Some(Color::Black));
+    let t = step(&mut c, accept, now).unwrap();
     assert!(
-        matches!(&t.out[0], Out::End { outcome, .. } if outcome.reason == EndReason::DrawAgreement && outcome.winner.is_none())
+        matches!(&t.out[0], Out::End { v: 2, outcome, .. } if outcome.reason == EndReason::DrawAgreement && outcome.winner.is_none())
     );
-    assert_eq!(refused(&c, Command::DrawAgreed, now), ErrorCode::GameOver);
+    assert_eq!(refused(&c, accept, now), ErrorCode::GameOver);
 }
 
 #[test]
 fn a_takeback_undoes_the_own_last_move_and_the_reply() {
     let t0 = Instant::now();
     let mut c = core_with(None, Some(CLOCK));
-    let white = Command::Takeback { who: Color::White };
+    // Black accepts White's standing offer: White's last move is undone.
+    let white = offer(Color::Black, OfferMsg::Accept(OfferKind::Takeback));
+    c.offers.takeback = Some(Color::White);
     assert_eq!(refused(&c, white, at(t0, 0)), ErrorCode::CannotTakeback);
     play_all(&mut c, &["e2e4", "e7e5", "g1f3"], at(t0, 0));
     c.offers.draw = Some(Color::Black);
+    c.offers.takeback = Some(Color::White);
     // Black to move: White's g1f3 is one ply back.
     let t = step(&mut c, white, at(t0, 1_000)).unwrap();
     assert!(matches!(
@@ -379,8 +403,10 @@ fn a_takeback_undoes_the_own_last_move_and_the_reply() {
     assert_eq!((c.game.ply(), c.move_v.clone()), (2, vec![1, 2]));
     assert_eq!(c.offers.draw, None);
     assert_eq!(c.clock.as_ref().unwrap().running(), Some(Color::White));
+    assert_eq!(c.offers.takeback, None, "the offer was used");
     // White to move: White's own e2e4 is two plies back; the clocks
     // stop when fewer than two plies remain.
+    c.offers.takeback = Some(Color::White);
     let t = step(&mut c, white, at(t0, 2_000)).unwrap();
     assert!(matches!(
         t.out.as_slice(),
@@ -398,5 +424,168 @@ fn a_takeback_undoes_the_own_last_move_and_the_reply() {
     );
     play_all(&mut c, &["e2e4"], at(t0, 3_000));
     step(&mut c, Command::Resign { me: Color::Black }, at(t0, 3_000)).unwrap();
+    c.offers.takeback = Some(Color::White);
     assert_eq!(refused(&c, white, at(t0, 3_000)), ErrorCode::GameOver);
+    // The judge refuses it itself, whatever the offers decide.
+    let taken = c.decide_takeback(Color::White, at(t0, 3_000).at);
+    assert_eq!(taken.unwrap_err().code, ErrorCode::GameOver);
+}
+
+#[test]
+fn offers_are_announced_declined_and_lapse_with_a_move() {
+    let now = at(Instant::now(), 0);
+    let mut c = core();
+    let decline = offer(Color::White, OfferMsg::Decline(OfferKind::Draw));
+    assert_eq!(refused(&c, decline, now), ErrorCode::NoOffer);
+    let takeback = offer(Color::White, OfferMsg::Offer(OfferKind::Takeback));
+    assert_eq!(refused(&c, takeback, now), ErrorCode::CannotTakeback);
+    let rematch = offer(Color::White, OfferMsg::Offer(OfferKind::Rematch));
+    assert_eq!(refused(&c, rematch, now), ErrorCode::NotFinished);
+    let draw = offer(Color::Black, OfferMsg::Offer(OfferKind::Draw));
+    step(&mut c, draw, now).unwrap();
+    let t = step(&mut c, draw, now).unwrap();
+    assert!(
+        t.ops.is_empty() && t.out.is_empty(),
+        "a repeated offer does nothing"
+    );
+    let t = step(&mut c, decline, now).unwrap();
+    assert!(matches!(
+        t.out.as_slice(),
+        [Out::Offer {
+            v: 2,
+            decline: true,
+            kind: OfferKind::Draw,
+            by: Color::White
+        }]
+    ));
+    assert_eq!((c.offers, c.v), (Offers::default(), 2));
+    step(&mut c, draw, now).unwrap();
+    play_all(&mut c, &["e2e4"], now);
+    assert_eq!(c.offers.draw, None, "a move ends the offer");
+    let mut waiting = core();
+    waiting.state = RoomState::Waiting;
+    assert_eq!(refused(&waiting, draw, now), ErrorCode::NotStarted);
+}
+
+#[test]
+fn the_ai_declines_a_draw_in_one_write_and_grants_a_takeback() {
+    let now = at(Instant::now(), 0);
+    let mut c = core();
+    c.seats.black = SeatRecord {
+        token_hash: None,
+        ai_level: Some(3),
+    };
+    let t = step(
+        &mut c,
+        offer(Color::White, OfferMsg::Offer(OfferKind::Draw)),
+        now,
+    )
+    .unwrap();
+    assert_eq!(t.ops.len(), 2);
+    assert!(matches!(
+        t.out.as_slice(),
+        [
+            Out::Offer {
+                v: 1,
+                decline: false,
+                by: Color::White,
+                ..
+            },
+            Out::Offer {
+                v: 2,
+                decline: true,
+                by: Color::Black,
+                ..
+            },
+        ]
+    ));
+    assert_eq!((c.offers, c.v), (Offers::default(), 2));
+    play_all(&mut c, &["e2e4", "e7e5"], now);
+    let t = step(
+        &mut c,
+        offer(Color::White, OfferMsg::Offer(OfferKind::Takeback)),
+        now,
+    )
+    .unwrap();
+    assert!(matches!(
+        t.out.as_slice(),
+        [Out::Takeback {
+            undone: 2,
+            ply: 0,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn a_rematch_creates_the_room_with_colours_swapped_once() {
+    let now = at(Instant::now(), 0);
+    let mut c = core_with(None, Some(CLOCK));
+    step(&mut c, Command::Resign { me: Color::White }, now).unwrap();
+    let ask = offer(Color::White, OfferMsg::Offer(OfferKind::Rematch));
+    let accept = offer(Color::Black, OfferMsg::Accept(OfferKind::Rematch));
+    assert_eq!(refused(&c, accept, now), ErrorCode::NoOffer);
+    step(&mut c, ask, now).unwrap();
+    let t = step(&mut c, accept, now).unwrap();
+    let [
+        WriteOp::CreateRoom(record),
+        WriteOp::Rematch {
+            v: 3, rematch_id, ..
+        },
+    ] = t.ops.as_slice()
+    else {
+        panic!("{:?}", t.ops)
+    };
+    assert_eq!(
+        (record.id.as_str(), rematch_id.as_str()),
+        ("rematch1", "rematch1")
+    );
+    assert_eq!(record.seats.white.token_hash.as_deref(), Some("b"));
+    assert_eq!(record.clock, Some(CLOCK));
+    assert!(matches!(t.out.as_slice(), [Out::Rematch { v: 3, .. }]));
+    assert_eq!(c.rematch_id.as_deref(), Some("rematch1"));
+    assert_eq!(c.offers.rematch, None);
+    assert_eq!(refused(&c, ask, now), ErrorCode::NoOffer);
+}
+
+#[test]
+fn an_invite_takes_the_free_seat_once() {
+    let now = at(Instant::now(), 0);
+    let mut c = core();
+    c.seats.black = SeatRecord::default();
+    c.state = RoomState::Waiting;
+    c.invite_hash = Some("inv".to_owned());
+    c.lobby_invite = Some("lobby".to_owned());
+    let wrong = Command::ClaimSeat {
+        invite_hash: "other",
+        token_hash: "t",
+    };
+    assert_eq!(refused(&c, wrong, now), ErrorCode::InviteUsed);
+    let claim = Command::ClaimSeat {
+        invite_hash: "inv",
+        token_hash: "t",
+    };
+    let t = step(&mut c, claim, now).unwrap();
+    assert!(matches!(
+        t.ops.as_slice(),
+        [WriteOp::ClaimSeat {
+            color: Color::Black,
+            v: 1,
+            ..
+        }]
+    ));
+    assert_eq!(
+        t.out,
+        vec![Out::Joined {
+            v: 1,
+            color: Color::Black
+        }]
+    );
+    assert_eq!(t.ai, AiWork::Start);
+    assert_eq!(c.seats.black.token_hash.as_deref(), Some("t"));
+    assert_eq!(
+        (c.state, c.invite_hash.clone(), c.lobby_invite.clone()),
+        (RoomState::Playing, None, None)
+    );
+    assert_eq!(refused(&c, claim, now), ErrorCode::InviteUsed);
 }

@@ -35,7 +35,20 @@ fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'
                 ply: (!rng.random_bool(0.1)).then_some(ply),
             }
         }
-        60..68 => Command::Takeback { who: me },
+        60..68 => {
+            let kind =
+                [OfferKind::Draw, OfferKind::Takeback, OfferKind::Rematch][rng.random_range(0..3)];
+            let msg = match rng.random_range(0..3) {
+                0 => OfferMsg::Offer(kind),
+                1 => OfferMsg::Accept(kind),
+                _ => OfferMsg::Decline(kind),
+            };
+            Command::Offer {
+                me,
+                msg,
+                new_room: "rematch1",
+            }
+        }
         68..73 => Command::Flag,
         73..76 => Command::Resign { me },
         76..80 => Command::Abort,
@@ -51,7 +64,6 @@ fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'
             me,
             opponent_gone: rng.random_bool(0.3),
         },
-        88..90 => Command::DrawAgreed,
         _ => Command::Flag,
     }
 }
@@ -70,7 +82,12 @@ fn event_numbers(t: &Transition) -> Vec<u64> {
     t.out
         .iter()
         .filter_map(|o| match o {
-            Out::Move { v, .. } | Out::End { v, .. } | Out::Takeback { v, .. } => Some(*v),
+            Out::Move { v, .. }
+            | Out::End { v, .. }
+            | Out::Takeback { v, .. }
+            | Out::Offer { v, .. }
+            | Out::Rematch { v, .. }
+            | Out::Joined { v, .. } => Some(*v),
             Out::Ack { .. } | Out::Refused(_) => None,
         })
         .collect()
