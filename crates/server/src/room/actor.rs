@@ -364,7 +364,7 @@ impl RoomActor {
                 let Some(held) = self.subs.iter().find(|s| s.id == sub).map(|s| s.seats) else {
                     return;
                 };
-                let acted = match self.acting_seat(held, msg.seat) {
+                let acted = match self.core.acting_seat(held.0, msg.seat) {
                     Ok(acting) => self.client(sub, held, acting, msg.msg).await,
                     Err(r) => Err(r),
                 };

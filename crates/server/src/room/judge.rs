@@ -335,6 +335,33 @@ impl RoomCore {
         }
     }
 
+    /// The seat a message acts for: the one `as` names (it must be held),
+    /// else the only seat held, else for a connection holding both the
+    /// side to move (White once the game is over); `None` for spectators.
+    pub(super) fn acting_seat(
+        &self,
+        held: ByColor<bool>,
+        named: Option<Color>,
+    ) -> Result<Option<Color>, Refusal> {
+        if let Some(c) = named {
+            return if *held.get(c) {
+                Ok(Some(c))
+            } else {
+                Err(refuse(
+                    ErrorCode::NotAPlayer,
+                    format!("you do not hold the {c} seat"),
+                ))
+            };
+        }
+        Ok(match (held.white, held.black) {
+            (true, true) if self.outcome.is_some() => Some(Color::White),
+            (true, true) => Some(self.game.turn()),
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            (false, false) => None,
+        })
+    }
+
     pub(super) fn require_playing(&self) -> Result<(), Refusal> {
         if self.outcome.is_some() {
             return Err(game_over());

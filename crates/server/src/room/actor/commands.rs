@@ -4,31 +4,6 @@
 use super::*;
 
 impl RoomActor {
-    /// The seat a message acts for: the one `as` names (it must be held),
-    /// else the only seat held, else for a connection holding both the
-    /// side to move (White once the game is over); `None` for spectators.
-    pub(super) fn acting_seat(
-        &self,
-        held: Held,
-        named: Option<Color>,
-    ) -> Result<Option<Color>, Refusal> {
-        if let Some(c) = named {
-            return if held.holds(c) {
-                Ok(Some(c))
-            } else {
-                Err(refuse(
-                    ErrorCode::NotAPlayer,
-                    format!("you do not hold the {c} seat"),
-                ))
-            };
-        }
-        Ok(match (held.holds(Color::White), held.holds(Color::Black)) {
-            (true, true) if self.core.outcome.is_some() => Some(Color::White),
-            (true, true) => Some(self.core.game.turn()),
-            _ => held.single(),
-        })
-    }
-
     /// Takes the free seat with an invite: a new seat token, committed
     /// before anyone hears of it.
     pub(super) async fn claim_invite(&mut self, invite: &str) -> Result<(Color, String), Refusal> {

@@ -589,3 +589,34 @@ fn an_invite_takes_the_free_seat_once() {
     );
     assert_eq!(refused(&c, claim, now), ErrorCode::InviteUsed);
 }
+
+#[test]
+fn the_acting_seat_is_named_held_or_on_turn() {
+    let now = at(Instant::now(), 0);
+    let mut c = core();
+    let black = ByColor::new(false, true);
+    let none = ByColor::new(false, false);
+    assert_eq!(c.acting_seat(black, None), Ok(Some(Color::Black)));
+    assert_eq!(c.acting_seat(none, None), Ok(None), "a spectator");
+    assert_eq!(
+        c.acting_seat(black, Some(Color::White)).unwrap_err().code,
+        ErrorCode::NotAPlayer
+    );
+    assert_eq!(
+        c.acting_seat(BOTH, Some(Color::Black)),
+        Ok(Some(Color::Black))
+    );
+    assert_eq!(c.acting_seat(BOTH, None), Ok(Some(Color::White)));
+    play_all(&mut c, &["e2e4"], now);
+    assert_eq!(
+        c.acting_seat(BOTH, None),
+        Ok(Some(Color::Black)),
+        "the side to move"
+    );
+    step(&mut c, Command::Resign { me: Color::Black }, now).unwrap();
+    assert_eq!(
+        c.acting_seat(BOTH, None),
+        Ok(Some(Color::White)),
+        "White after the end"
+    );
+}

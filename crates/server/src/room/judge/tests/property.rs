@@ -16,8 +16,29 @@ fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'
         Color::Black
     };
     let ply = u32_of(c.game.ply());
+    let standing = [
+        (OfferKind::Draw, c.offers.draw),
+        (OfferKind::Takeback, c.offers.takeback),
+        (OfferKind::Rematch, c.offers.rematch),
+    ];
+    // A standing offer is often answered at once, so that agreed draws,
+    // takebacks and rematches happen.
+    if let Some((kind, Some(by))) = standing.into_iter().find(|(_, by)| by.is_some())
+        && rng.random_bool(0.5)
+    {
+        let msg = if rng.random_bool(0.8) {
+            OfferMsg::Accept(kind)
+        } else {
+            OfferMsg::Decline(kind)
+        };
+        return Command::Offer {
+            me: !by,
+            msg,
+            new_room: "rematch1",
+        };
+    }
     match rng.random_range(0..100) {
-        0..60 => {
+        0..62 => {
             let ply = match rng.random_range(0..10) {
                 0 => ply.saturating_sub(1),
                 1 => ply + 1,
@@ -35,9 +56,13 @@ fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'
                 ply: (!rng.random_bool(0.1)).then_some(ply),
             }
         }
-        60..68 => {
-            let kind =
-                [OfferKind::Draw, OfferKind::Takeback, OfferKind::Rematch][rng.random_range(0..3)];
+        62..82 => {
+            let kind = [
+                OfferKind::Draw,
+                OfferKind::Takeback,
+                OfferKind::Takeback,
+                OfferKind::Rematch,
+            ][rng.random_range(0..4)];
             let msg = match rng.random_range(0..3) {
                 0 => OfferMsg::Offer(kind),
                 1 => OfferMsg::Accept(kind),
@@ -49,10 +74,10 @@ fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'
                 new_room: "rematch1",
             }
         }
-        68..73 => Command::Flag,
-        73..76 => Command::Resign { me },
-        76..80 => Command::Abort,
-        80..85 => Command::Claim {
+        82..86 => Command::Flag,
+        86..87 => Command::Resign { me },
+        87..89 => Command::Abort,
+        89..95 => Command::Claim {
             me,
             claim: if rng.random_bool(0.5) {
                 Claim::ThreefoldRepetition
@@ -60,7 +85,7 @@ fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'
                 Claim::FiftyMoves
             },
         },
-        85..88 => Command::ClaimVictory {
+        95..97 => Command::ClaimVictory {
             me,
             opponent_gone: rng.random_bool(0.3),
         },
@@ -137,7 +162,18 @@ fn check_invariants(c: &RoomCore, now: Instant, seed: u64) {
     }
 }
 
-fn run_sequence(seed: u64) {
+/// How often each kind of event occurred over the sequences: the test
+/// must reach ends, takebacks and offers, not only refusals.
+#[derive(Default)]
+struct Seen {
+    moves: usize,
+    ends: usize,
+    takebacks: usize,
+    offers: usize,
+    refusals: usize,
+}
+
+fn run_sequence(seed: u64, seen: &mut Seen) {
     let mut rng = StdRng::seed_from_u64(seed);
     let t0 = Instant::now();
     let mut elapsed = 0_u64;
@@ -161,8 +197,18 @@ fn run_sequence(seed: u64) {
             "seed {seed}: deciding changed the state"
         );
         let Ok(t) = decided else {
+            seen.refusals += 1;
             continue;
         };
+        for o in &t.out {
+            match o {
+                Out::Move { .. } => seen.moves += 1,
+                Out::End { .. } => seen.ends += 1,
+                Out::Takeback { .. } => seen.takebacks += 1,
+                Out::Offer { .. } => seen.offers += 1,
+                _ => {}
+            }
+        }
         let numbers = event_numbers(&t);
         let expected: Vec<u64> = (v_before + 1..).take(numbers.len()).collect();
         assert_eq!(
@@ -195,7 +241,21 @@ fn run_sequence(seed: u64) {
 
 #[test]
 fn random_command_sequences_keep_the_invariants() {
+    let mut seen = Seen::default();
     for seed in 0..300 {
-        run_sequence(seed);
+        run_sequence(seed, &mut seen);
     }
+    assert!(
+        seen.moves > 3_000
+            && seen.ends > 200
+            && seen.takebacks > 100
+            && seen.offers > 300
+            && seen.refusals > 1_000,
+        "the sequences reach every kind of transition: {} moves, {} ends, {} takebacks, {} offers, {} refusals",
+        seen.moves,
+        seen.ends,
+        seen.takebacks,
+        seen.offers,
+        seen.refusals
+    );
 }
