@@ -25,7 +25,6 @@ impl RoomActor {
 
     /// Keeps event `v` (as `logged`) for replays and sends it to everyone.
     pub(super) fn push_event(&mut self, v: u64, msg: &Utf8Bytes, logged: Logged) {
-        self.core.v = v;
         while self.log.len() >= REPLAY_EVENTS {
             self.log.pop_front();
         }
