@@ -493,8 +493,12 @@ impl RoomCore {
         now: Now,
     ) -> Decided {
         let Some(ply) = ply else {
+            // The AI's move: for the side to move, in a game not over.
             if self.outcome.is_some() {
                 return Err(game_over());
+            }
+            if self.game.turn() != me {
+                return Err(refuse(ErrorCode::NotYourTurn, "it is not your turn"));
             }
             return self.play(me, uci, None, now);
         };

@@ -620,3 +620,29 @@ fn the_acting_seat_is_named_held_or_on_turn() {
         "White after the end"
     );
 }
+
+#[test]
+fn the_ai_move_is_neither_acknowledged_nor_played_after_the_end() {
+    let now = at(Instant::now(), 0);
+    let mut c = core();
+    let ai = |uci| Command::Move {
+        me: Color::White,
+        held: ByColor::new(false, false),
+        uci,
+        ply: None,
+    };
+    let t = step(&mut c, ai("e2e4"), now).unwrap();
+    assert!(
+        matches!(t.out.as_slice(), [Out::Move { v: 1, .. }]),
+        "no ack"
+    );
+    assert_eq!(refused(&c, ai("e7e5"), now), ErrorCode::NotYourTurn);
+    step(&mut c, Command::Resign { me: Color::Black }, now).unwrap();
+    let black = Command::Move {
+        me: Color::Black,
+        held: ByColor::new(false, false),
+        uci: "e7e5",
+        ply: None,
+    };
+    assert_eq!(refused(&c, black, now), ErrorCode::GameOver);
+}
