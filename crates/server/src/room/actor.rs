@@ -14,17 +14,18 @@ use std::{
 };
 
 use axum::extract::ws::Utf8Bytes;
-use chessplayx_rules::{
-    AnyGame, AnyPlayError, ByColor, Color, GameStatus, MoveError, MoveInfo, MoveWarningInfo,
-    Variant,
-};
+use chessplayx_rules::{AnyGame, ByColor, Color, GameStatus, MoveInfo, MoveWarningInfo};
 use tokio::{
     sync::mpsc,
     time::{Instant, sleep_until},
 };
 
 use super::{
-    Auth, JoinReply, Outgoing, RoomCmd, RoomHandle, RoomSummary, clock::Clocks, free_seat, offers,
+    Auth, JoinReply, Outgoing, RoomCmd, RoomHandle, RoomSummary,
+    clock::Clocks,
+    free_seat,
+    judge::{AiWork, Command, Now, Out, Refusal, RoomCore, Transition, refuse},
+    offers,
     registry::RoomLoadError,
 };
 use crate::{
@@ -32,13 +33,13 @@ use crate::{
     lobby::{Listing, LobbyUpdate},
     protocol::{
         AckMsg, ClientMsg, ClockJson, EndEvent, EndReason, ErrorCode, Event, HistoryMove,
-        JoinedEvent, MoveEvent, OfferEvent, OfferKind, Offers, PlayerJson, PresenceSide,
-        RematchEvent, RoomOutcome, SeatMsg, ServerMsg, StateMsg, TakebackEvent, encode,
-        encode_event, error_msg, pong,
+        JoinedEvent, MoveEvent, OfferEvent, OfferKind, PlayerJson, PresenceSide, RematchEvent,
+        RoomOutcome, SeatMsg, ServerMsg, StateMsg, TakebackEvent, encode, encode_event, error_msg,
+        pong,
     },
     state::Shared,
-    store::{MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, WriteOp},
-    util::{hash_token, new_room_id, new_token, unix_ms},
+    store::{RoomRecord, RoomState},
+    util::{hash_token, new_room_id, new_token},
 };
 
 /// The replay log of a room keeps this many events. Move and takeback
@@ -46,19 +47,6 @@ use crate::{
 /// replayed, the others (small) as sent; a client that is further behind
 /// gets a `state`.
 const REPLAY_EVENTS: usize = 16;
-
-/// A refusal sent back to the client as an `error` message.
-struct Refusal {
-    code: ErrorCode,
-    message: String,
-}
-
-fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
-    Refusal {
-        code,
-        message: message.into(),
-    }
-}
 
 type Acted = Result<(), Refusal>;
 
@@ -167,26 +155,11 @@ pub(super) struct RoomActor {
     shared: Arc<Shared>,
     rx: mpsc::Receiver<RoomCmd>,
     weak: mpsc::WeakSender<RoomCmd>,
-    id: String,
-    variant: Variant,
-    start_fen: Option<String>,
+    /// The judged state: game, seats, clocks, offers, outcome, event
+    /// number.
+    core: RoomCore,
     public: bool,
     created_at: u64,
-    game: AnyGame,
-    /// The number of each played move's `move` event (to acknowledge a
-    /// re-sent move again). The moves themselves and their notation come
-    /// from `game`, which keeps them compactly: a room holds its history
-    /// for its whole life, so nothing here is kept twice.
-    move_v: Vec<u64>,
-    seats: ByColor<SeatRecord>,
-    invite_hash: Option<String>,
-    lobby_invite: Option<String>,
-    clock: Option<Clocks>,
-    state: RoomState,
-    outcome: Option<RoomOutcome>,
-    offers: Offers,
-    rematch_id: Option<String>,
-    v: u64,
     log: VecDeque<(u64, Logged)>,
     subs: Vec<Sub>,
     next_sub: u64,
@@ -239,22 +212,24 @@ impl RoomActor {
             clocks
         });
         let actor = Self {
-            id: record.id,
-            variant: record.variant,
-            start_fen: record.start_fen,
+            core: RoomCore {
+                id: record.id,
+                game,
+                move_v,
+                seats: record.seats,
+                invite_hash: record.invite_hash,
+                lobby_invite: record.lobby_invite,
+                clock,
+                state: record.state,
+                outcome,
+                offers: offers::decode(&record.offers),
+                v: record.v,
+                variant: record.variant,
+                start_fen: record.start_fen,
+                rematch_id: record.rematch_id,
+            },
             public: record.public,
             created_at: record.created_at,
-            game,
-            move_v,
-            seats: record.seats,
-            invite_hash: record.invite_hash,
-            lobby_invite: record.lobby_invite,
-            clock,
-            state: record.state,
-            outcome,
-            offers: offers::decode(&record.offers),
-            rematch_id: record.rematch_id,
-            v: record.v,
             log: VecDeque::new(),
             subs: Vec::new(),
             next_sub: 0,
@@ -300,14 +275,18 @@ impl RoomActor {
     fn retirable(&self) -> bool {
         self.subs.is_empty()
             && self.ai.is_none()
-            && self.clock.as_ref().is_none_or(|c| c.running().is_none())
+            && self
+                .core
+                .clock
+                .as_ref()
+                .is_none_or(|c| c.running().is_none())
     }
 
     fn next_deadline(&self) -> Option<Instant> {
         let mut next: Option<Instant> = None;
         let mut consider = |t: Instant| next = Some(next.map_or(t, |n| n.min(t)));
-        if self.outcome.is_none()
-            && let Some(t) = self.clock.as_ref().and_then(Clocks::flag_at)
+        if self.core.outcome.is_none()
+            && let Some(t) = self.core.clock.as_ref().and_then(Clocks::flag_at)
         {
             consider(t);
         }
@@ -325,10 +304,15 @@ impl RoomActor {
     /// Handles whatever came due; `true` when the actor should stop.
     async fn on_timer(&mut self) -> bool {
         let now = Instant::now();
-        if self.outcome.is_none()
-            && let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now))
+        if self.core.outcome.is_none()
+            && self
+                .core
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.flagged(now).is_some())
         {
-            let _ignored = self.finish(self.flag_outcome(flagged)).await;
+            // A refusal here (no flag after all) changes nothing.
+            let _ignored = self.decide_and_commit(None, Command::Flag).await;
         }
         for c in Color::ALL {
             if let Some(cd) = self.countdown.get_mut(c)
@@ -348,7 +332,9 @@ impl RoomActor {
     /// told to retry (they will load the room afresh), questions answered.
     fn retire(&mut self) {
         if let Some(tx) = self.weak.upgrade() {
-            self.shared.registry.remove(&self.id, &RoomHandle { tx });
+            self.shared
+                .registry
+                .remove(&self.core.id, &RoomHandle { tx });
         }
         self.tell_lobby_playing(false);
         self.rx.close();
@@ -378,7 +364,7 @@ impl RoomActor {
                 let Some(held) = self.subs.iter().find(|s| s.id == sub).map(|s| s.seats) else {
                     return;
                 };
-                let acted = match self.acting_seat(held, msg.seat) {
+                let acted = match self.core.acting_seat(held.0, msg.seat) {
                     Ok(acting) => self.client(sub, held, acting, msg.msg).await,
                     Err(r) => Err(r),
                 };
@@ -404,7 +390,7 @@ impl RoomActor {
         let hash = hash_token(token);
         Color::ALL
             .into_iter()
-            .find(|&c| self.seats.get(c).token_hash.as_deref() == Some(hash.as_str()))
+            .find(|&c| self.core.seats.get(c).token_hash.as_deref() == Some(hash.as_str()))
     }
 
     async fn join(

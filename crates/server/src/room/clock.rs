@@ -76,10 +76,12 @@ impl Clocks {
         (self.remaining(side, now) <= 0).then_some(side)
     }
 
-    /// Stops every clock, keeping the times.
+    /// Stops every clock, keeping the times; an overdraft (a command
+    /// handled after the flag fell but before the flag timer ran) stops
+    /// at 0, so a stopped clock is never negative.
     pub(crate) fn stop(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {
-            *self.remaining.get_mut(side) = self.remaining(side, now);
+            *self.remaining.get_mut(side) = self.remaining(side, now).max(0);
         }
         self.running = None;
     }

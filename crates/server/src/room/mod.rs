@@ -9,6 +9,7 @@
 
 mod actor;
 mod clock;
+mod judge;
 mod offers;
 mod registry;
 

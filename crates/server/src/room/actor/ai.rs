@@ -22,27 +22,27 @@ impl RoomActor {
     /// As [`Self::maybe_start_ai`], the search starting after `delay` (a
     /// retry after a failed search must not spin).
     pub(super) fn start_ai_after(&mut self, delay: Duration) {
-        if self.state != RoomState::Playing || self.outcome.is_some() {
+        if self.core.state != RoomState::Playing || self.core.outcome.is_some() {
             return;
         }
-        let turn = self.game.turn();
+        let turn = self.core.game.turn();
         // Seats hold levels checked at the HTTP edge.
-        let Some(level) = self.ai_seat(turn).and_then(|n| Level::new(n).ok()) else {
+        let Some(level) = self.core.ai_seat(turn).and_then(|n| Level::new(n).ok()) else {
             return;
         };
-        let ply = self.game.ply();
+        let ply = self.core.game.ply();
         if self.ai.as_ref().is_some_and(|j| j.ply == ply) {
             return;
         }
         self.stop_ai();
         let stop = Arc::new(AtomicBool::new(false));
         // With a clock, spend at most a 30th of what is left (and 1 s).
-        let think = self.clock.as_ref().map(|c| {
+        let think = self.core.clock.as_ref().map(|c| {
             let left = u64::try_from(c.remaining(turn, Instant::now()).max(0)).unwrap_or(0);
             Duration::from_millis((left / 30).clamp(10, 1_000))
         });
         let req = AiRequest {
-            game: self.game.clone(),
+            game: self.core.game.clone(),
             level,
         };
         let pool = self.shared.ai.clone();
@@ -61,20 +61,26 @@ impl RoomActor {
     }
 
     pub(super) async fn ai_move(&mut self, ply: usize, result: AiOutcome) {
-        if self.ai.as_ref().is_none_or(|j| j.ply != ply) || self.game.ply() != ply {
+        if self.ai.as_ref().is_none_or(|j| j.ply != ply) || self.core.game.ply() != ply {
             return;
         }
         self.ai = None;
-        let turn = self.game.turn();
+        let turn = self.core.game.turn();
         match result {
             Ok(uci) => {
-                if let Err(r) = self.play(None, turn, &uci).await {
-                    tracing::error!(room = %self.id, uci, code = %r.code, message = r.message, "AI move refused; searching again in 1 s");
+                let cmd = Command::Move {
+                    me: turn,
+                    held: ByColor::default(),
+                    uci: &uci,
+                    ply: None,
+                };
+                if let Err(r) = self.decide_and_commit(None, cmd).await {
+                    tracing::error!(room = %self.core.id, uci, code = %r.code, message = r.message, "AI move refused; searching again in 1 s");
                     self.start_ai_after(Duration::from_secs(1));
                 }
             }
             Err(e) => {
-                tracing::warn!(room = %self.id, error = %e, "AI search failed; retrying in 1 s");
+                tracing::warn!(room = %self.core.id, error = %e, "AI search failed; retrying in 1 s");
                 self.start_ai_after(Duration::from_secs(1));
             }
         }

@@ -7,7 +7,7 @@ impl RoomActor {
     // ----- output -------------------------------------------------------
 
     pub(super) fn internal(&self, e: &dyn std::fmt::Display) -> Refusal {
-        tracing::error!(room = %self.id, error = %e, "store write failed");
+        tracing::error!(room = %self.core.id, error = %e, "store write failed");
         refuse(
             ErrorCode::Internal,
             "the server could not save this; try again",
@@ -25,7 +25,6 @@ impl RoomActor {
 
     /// Keeps event `v` (as `logged`) for replays and sends it to everyone.
     pub(super) fn push_event(&mut self, v: u64, msg: &Utf8Bytes, logged: Logged) {
-        self.v = v;
         while self.log.len() >= REPLAY_EVENTS {
             self.log.pop_front();
         }
@@ -48,7 +47,7 @@ impl RoomActor {
     }
 
     pub(super) fn clock_json(&self, now: Instant) -> Option<ClockJson> {
-        self.clock.as_ref().map(|c| c.json(now))
+        self.core.clock.as_ref().map(|c| c.json(now))
     }
 
     pub(super) fn players(&self) -> ByColor<PlayerJson> {
@@ -56,7 +55,7 @@ impl RoomActor {
     }
 
     pub(super) fn player(&self, c: Color) -> PlayerJson {
-        let seat = self.seats.get(c);
+        let seat = self.core.seats.get(c);
         PlayerJson {
             seated: seat.token_hash.is_some() || seat.ai_level.is_some(),
             connected: seat.ai_level.is_some() || *self.conns.get(c) > 0,
@@ -66,6 +65,7 @@ impl RoomActor {
 
     pub(super) fn state_msg(&self, held: Held) -> Utf8Bytes {
         let history: Vec<HistoryMove> = self
+            .core
             .game
             .history()
             .into_iter()
@@ -74,17 +74,17 @@ impl RoomActor {
                 san: p.san,
             })
             .collect();
-        let start_fen = self.game.start_fen();
-        let view = View::of(&self.game);
+        let start_fen = self.core.game.start_fen();
+        let view = View::of(&self.core.game);
         encode(&ServerMsg::State(StateMsg {
-            v: self.v,
-            id: &self.id,
-            variant: self.variant,
+            v: self.core.v,
+            id: &self.core.id,
+            variant: self.core.variant,
             you: held.single(),
             seats: &held.list(),
             public: self.public,
             ai_level: self.ai_level(),
-            state: self.state,
+            state: self.core.state,
             start_fen,
             history: &history,
             status: &view.status,
@@ -92,15 +92,19 @@ impl RoomActor {
             warnings: &view.warnings,
             clock: self.clock_json(Instant::now()),
             players: self.players(),
-            offers: self.offers,
-            outcome: self.outcome,
-            rematch: self.rematch_id.as_deref(),
+            offers: self.core.offers,
+            outcome: self.core.outcome,
+            rematch: self.core.rematch_id.as_deref(),
             presence: self.presence(Instant::now()),
         }))
     }
 
     pub(super) fn ai_level(&self) -> Option<u8> {
-        self.seats.white.ai_level.or(self.seats.black.ai_level)
+        self.core
+            .seats
+            .white
+            .ai_level
+            .or(self.core.seats.black.ai_level)
     }
 
     // ----- presence -----------------------------------------------------
@@ -110,13 +114,13 @@ impl RoomActor {
     pub(super) fn refresh_countdowns(&mut self, now: Instant) {
         let grace = self.shared.config.disconnect_grace;
         for c in Color::ALL {
-            let seat = self.seats.get(c);
-            let should_run = self.state == RoomState::Playing
-                && self.outcome.is_none()
+            let seat = self.core.seats.get(c);
+            let should_run = self.core.state == RoomState::Playing
+                && self.core.outcome.is_none()
                 && seat.ai_level.is_none()
                 && seat.token_hash.is_some()
                 && *self.conns.get(c) == 0
-                && self.game.turn() == c;
+                && self.core.game.turn() == c;
             let cd = self.countdown.get_mut(c);
             match (should_run, cd.is_some()) {
                 (true, false) => {
@@ -174,27 +178,29 @@ impl RoomActor {
     /// someone is connected to it: an AI room nobody opened, or a game
     /// both players left, is not being played.
     pub(super) fn tell_lobby(&self) {
-        self.tell_lobby_playing(self.state == RoomState::Playing && !self.subs.is_empty());
+        self.tell_lobby_playing(self.core.state == RoomState::Playing && !self.subs.is_empty());
     }
 
     /// Updates the lobby; `playing` says whether the room counts among the
     /// games being played (a room leaving memory no longer does).
     pub(super) fn tell_lobby_playing(&self, playing: bool) {
-        let listing = match (&self.lobby_invite, free_seat(&self.seats)) {
-            (Some(invite), Some(open_color)) if self.public && self.state == RoomState::Waiting => {
+        let listing = match (&self.core.lobby_invite, free_seat(&self.core.seats)) {
+            (Some(invite), Some(open_color))
+                if self.public && self.core.state == RoomState::Waiting =>
+            {
                 Some(Listing {
-                    id: self.id.clone(),
-                    variant: self.variant,
-                    clock: self.clock.as_ref().map(Clocks::config),
+                    id: self.core.id.clone(),
+                    variant: self.core.variant,
+                    clock: self.core.clock.as_ref().map(Clocks::config),
                     open_color,
                     created_at: self.created_at,
-                    invite_url: format!("/r/{}?invite={invite}", self.id),
+                    invite_url: format!("/r/{}?invite={invite}", self.core.id),
                 })
             }
             _ => None,
         };
         self.shared.lobby.update(LobbyUpdate {
-            id: self.id.clone(),
+            id: self.core.id.clone(),
             listing,
             playing,
         });
@@ -202,17 +208,17 @@ impl RoomActor {
 
     pub(super) fn summary(&self) -> RoomSummary {
         RoomSummary {
-            id: self.id.clone(),
-            variant: self.variant,
-            clock: self.clock.as_ref().map(Clocks::config),
+            id: self.core.id.clone(),
+            variant: self.core.variant,
+            clock: self.core.clock.as_ref().map(Clocks::config),
             public: self.public,
             ai_level: self.ai_level(),
-            state: self.state,
+            state: self.core.state,
             players: self.players(),
-            ply: self.game.ply(),
-            fen: self.game.fen(),
-            outcome: self.outcome,
-            rematch: self.rematch_id.clone(),
+            ply: self.core.game.ply(),
+            fen: self.core.game.fen(),
+            outcome: self.core.outcome,
+            rematch: self.core.rematch_id.clone(),
             created_at: self.created_at,
         }
     }
@@ -222,11 +228,11 @@ impl RoomActor {
     /// The game as text (crate::export), with what only the room knows.
     pub(super) fn export(&self, site: &str) -> String {
         use crate::export::{Ending, ExportInfo, Player, Termination};
-        let player = |c: Color| match self.seats.get(c).ai_level {
+        let player = |c: Color| match self.core.seats.get(c).ai_level {
             Some(level) => Player::Ai(level),
             None => Player::Anonymous,
         };
-        let ending = self.outcome.map(|o| {
+        let ending = self.core.outcome.map(|o| {
             let termination = match o.reason {
                 EndReason::Aborted => return Ending::Aborted,
                 EndReason::Timeout | EndReason::TimeoutVsInsufficientMaterial => {
@@ -241,12 +247,12 @@ impl RoomActor {
             }
         });
         crate::export::export(
-            &self.game,
+            &self.core.game,
             &ExportInfo {
                 site,
-                room_id: &self.id,
+                room_id: &self.core.id,
                 created_ms: self.created_at,
-                clock: self.clock.as_ref().map(Clocks::config),
+                clock: self.core.clock.as_ref().map(Clocks::config),
                 players: ByColor::new(player(Color::White), player(Color::Black)),
                 ending,
             },
@@ -257,11 +263,11 @@ impl RoomActor {
     /// otherwise (or without `v`) the full state.
     pub(super) fn catch_up(&mut self, sub: u64, held: Held, v: Option<u64>) {
         if let Some(v) = v {
-            if v == self.v {
+            if v == self.core.v {
                 return;
             }
             let oldest = self.log.front().map(|(n, _)| *n);
-            if v < self.v
+            if v < self.core.v
                 && oldest.is_some_and(|o| o <= v + 1)
                 && let Some(missed) = self.replay_after(v)
             {
@@ -282,11 +288,15 @@ impl RoomActor {
     pub(super) fn replay_after(&self, v: u64) -> Option<Vec<Utf8Bytes>> {
         let missed: Vec<&(u64, Logged)> = self.log.iter().filter(|(n, _)| *n > v).collect();
         let first_ply = missed.iter().filter_map(|(_, l)| l.plies()).min();
-        let moves = self.game.moves_uci();
+        let moves = self.core.game.moves_uci();
         let mut game = match first_ply {
             Some(plies) => Some(
-                AnyGame::replay(self.variant, self.start_fen.as_deref(), moves.get(..plies)?)
-                    .ok()?,
+                AnyGame::replay(
+                    self.core.variant,
+                    self.core.start_fen.as_deref(),
+                    moves.get(..plies)?,
+                )
+                .ok()?,
             ),
             None => None,
         };
