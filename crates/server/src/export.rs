@@ -13,15 +13,12 @@
 //! writes them. Xiangqi's Red is the `White` tag, as in pychess's and
 //! lichess's exports of Xiangqi.
 
-use std::fmt::Write as _;
-
-use chessplayx_rules::{AnyGame, ByColor, Color};
+use chessplayx_rules::{
+    AnyGame, ByColor, Color,
+    chess::{write_pgn_movetext, write_pgn_tag},
+};
 
 use crate::{config::PublicUrl, store::ClockConfig};
-
-/// Widest line of the movetext, trailing space included (the PGN export
-/// format's 80 columns, which leave at most 79 visible characters).
-const COLUMNS: usize = 80;
 
 /// Who held a seat, as the `White` / `Black` tag names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,31 +157,17 @@ pub(crate) fn export(game: &AnyGame, info: &ExportInfo<'_>) -> String {
 
     let mut out = String::new();
     for (name, value) in &tags {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(out, "[{name} \"{escaped}\"]");
+        write_pgn_tag(&mut out, name, value);
     }
     out.push('\n');
-
-    let (mut turn, mut number) = fen_turn_and_number(&start_fen);
-    let history = game.history();
-    let mut tokens = Vec::with_capacity(history.len() * 3 / 2 + 2);
-    for (i, played) in history.into_iter().enumerate() {
-        match turn {
-            Color::White => tokens.push(format!("{number}.")),
-            Color::Black if i == 0 => tokens.push(format!("{number}...")),
-            Color::Black => {}
-        }
-        tokens.push(played.san);
-        if turn == Color::Black {
-            number = number.saturating_add(1);
-        }
-        turn = !turn;
-    }
-    if let Some(o) = game.outcome() {
-        tokens.push(format!("{{ {} }}", o.reason));
-    }
-    tokens.push(result.to_owned());
-    out.push_str(&wrap(&tokens));
+    let (turn, number) = fen_turn_and_number(&start_fen);
+    let sans: Vec<String> = game
+        .history()
+        .into_iter()
+        .map(|played| played.san)
+        .collect();
+    let reason = game.outcome().map(|o| o.reason.to_string());
+    write_pgn_movetext(&mut out, turn, number, &sans, reason.as_deref(), result);
     out
 }
 
@@ -260,27 +243,6 @@ fn civil_from_days(days: u64) -> (u64, u64, u64) {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = era * 400 + yoe + u64::from(month <= 2);
     (year, month, day)
-}
-
-/// Joins tokens with spaces into lines no wider than [`COLUMNS`] with a
-/// trailing space, breaking only between tokens.
-fn wrap(tokens: &[String]) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() + 1 > COLUMNS {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(token);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ pub use attacks::{
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use moves::Move;
-pub use pgn::{PgnTagError, PgnTags};
+pub use pgn::{PgnTagError, PgnTags, write_pgn_movetext, write_pgn_tag};
 pub use position::{AtomicChess, Chess, FenError, HordeChess, Position, PositionError};
 pub use record::{
     AtomicGame, ChessGame, ClaimError, FIFTY_MOVES_PLIES, FIVEFOLD, HordeGame, PlayError,

@@ -144,9 +144,44 @@ const fn result_token(outcome: Option<Outcome>) -> &'static str {
     }
 }
 
-fn write_tag(out: &mut String, name: &str, value: &str) {
+/// Writes one PGN tag pair, its value escaped. Shared with every other
+/// PGN-layout writer (the server's export, Xiangqi's WXF text) so that
+/// the layout is written in one place.
+pub fn write_pgn_tag(out: &mut String, name: &str, value: &str) {
     let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
     let _ = writeln!(out, "[{name} \"{escaped}\"]");
+}
+
+/// Writes PGN movetext: the moves numbered from `number` with `turn` to
+/// move first (`N...` before a first move by Black), then `{ comment }`
+/// when given, then the result token, wrapped at 80 columns and ending
+/// with a newline.
+pub fn write_pgn_movetext<M: core::fmt::Display>(
+    out: &mut String,
+    mut turn: Color,
+    mut number: u32,
+    moves: &[M],
+    comment: Option<&str>,
+    result: &str,
+) {
+    let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 2);
+    for (i, mv) in moves.iter().enumerate() {
+        match turn {
+            Color::White => tokens.push(format!("{number}.")),
+            Color::Black if i == 0 => tokens.push(format!("{number}...")),
+            Color::Black => {}
+        }
+        tokens.push(mv.to_string());
+        if turn == Color::Black {
+            number = number.saturating_add(1);
+        }
+        turn = turn.other();
+    }
+    if let Some(c) = comment {
+        tokens.push(format!("{{ {c} }}"));
+    }
+    tokens.push(result.to_owned());
+    out.push_str(&wrap(&tokens));
 }
 
 /// Joins tokens with spaces into lines no wider than [`COLUMNS`] with a
@@ -205,21 +240,21 @@ impl<R: Rules> ChessGame<R> {
         let result = tags.get("Result").unwrap_or_else(|| result_token(outcome));
         let mut out = String::new();
         for (name, default) in ROSTER {
-            write_tag(&mut out, name, tags.get(name).unwrap_or(default));
+            write_pgn_tag(&mut out, name, tags.get(name).unwrap_or(default));
         }
-        write_tag(&mut out, "Result", result);
-        write_tag(&mut out, "Variant", R::VARIANT.pgn_name());
+        write_pgn_tag(&mut out, "Result", result);
+        write_pgn_tag(&mut out, "Variant", R::VARIANT.pgn_name());
         let start_fen = self.start_fen();
         if start_fen != Variant::Chess.start_fen() {
-            write_tag(&mut out, "FEN", &start_fen);
-            write_tag(&mut out, "SetUp", "1");
+            write_pgn_tag(&mut out, "FEN", &start_fen);
+            write_pgn_tag(&mut out, "SetUp", "1");
         }
         let termination = if outcome.is_some() || tags.get("Result").is_some_and(|r| r != "*") {
             "Normal"
         } else {
             "Unterminated"
         };
-        write_tag(
+        write_pgn_tag(
             &mut out,
             "Termination",
             tags.get("Termination").unwrap_or(termination),
@@ -228,33 +263,21 @@ impl<R: Rules> ChessGame<R> {
             let written =
                 ROSTER.iter().any(|(n, _)| n == name) || name == "Result" || name == "Termination";
             if !written {
-                write_tag(&mut out, name, value);
+                write_pgn_tag(&mut out, name, value);
             }
         }
         out.push('\n');
 
         let start = self.start();
-        let mut number = start.fullmoves();
-        let mut turn = start.turn();
-        let sans = self.san_moves();
-        let mut tokens = Vec::with_capacity(sans.len() * 3 / 2 + 2);
-        for (i, san) in sans.iter().enumerate() {
-            match turn {
-                Color::White => tokens.push(format!("{number}.")),
-                Color::Black if i == 0 => tokens.push(format!("{number}...")),
-                Color::Black => {}
-            }
-            tokens.push(san.to_string());
-            if turn == Color::Black {
-                number = number.saturating_add(1);
-            }
-            turn = turn.other();
-        }
-        if let Some(o) = outcome {
-            tokens.push(format!("{{ {} }}", o.reason));
-        }
-        tokens.push(result.to_owned());
-        out.push_str(&wrap(&tokens));
+        let reason = outcome.map(|o| o.reason.to_string());
+        write_pgn_movetext(
+            &mut out,
+            start.turn(),
+            start.fullmoves(),
+            self.san_moves(),
+            reason.as_deref(),
+            result,
+        );
         out
     }
 }
@@ -306,7 +329,7 @@ mod tests {
         tags.set("White", "Bob").unwrap();
         assert_eq!(tags.get("White"), Some("Bob"));
         let mut out = String::new();
-        write_tag(&mut out, "White", "Alice \"A\" \\o/");
+        write_pgn_tag(&mut out, "White", "Alice \"A\" \\o/");
         assert_eq!(out, "[White \"Alice \\\"A\\\" \\\\o/\"]\n");
     }
 }
