@@ -149,7 +149,6 @@ pub async fn http(
     body: Option<&str>,
     headers: &[(&str, &str)],
 ) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
     let mut req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
@@ -160,23 +159,7 @@ pub async fn http(
     }
     req.push_str("\r\n");
     req.push_str(body);
-    stream.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(TIMEOUT, stream.read_to_end(&mut raw))
-        .await
-        .unwrap()
-        .unwrap();
-    let text = String::from_utf8(raw).unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
+    let (status, _head, body) = http_raw(addr, &req).await;
     (status, body)
 }
 
