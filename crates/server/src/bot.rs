@@ -243,7 +243,8 @@ impl AiPool {
                 .threads
                 .saturating_sub(self.permits.available_permits()),
             searches: self.counters.searches.load(Ordering::Relaxed),
-            busy_ms: self.counters.busy_us.load(Ordering::Relaxed) / 1000,
+            // Rounded up: a pool that searched at all reports a busy time.
+            busy_ms: self.counters.busy_us.load(Ordering::Relaxed).div_ceil(1000),
             nice: i32::try_from(nice).ok(),
             sched_idle: self.counters.sched_idle.load(Ordering::Relaxed),
         }
