@@ -4,6 +4,19 @@
 use super::*;
 
 impl RoomActor {
+    /// Queues `msg` for every subscriber; one whose queue is full (a
+    /// client that does not read) is dropped, never waited for.
+    fn broadcast(&mut self, msg: &Arc<Utf8Bytes>) {
+        let mut i = 0;
+        while i < self.subs.len() {
+            if self.subs[i].tx.try_send(Arc::clone(msg)).is_err() {
+                self.drop_sub(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
     // ----- output -------------------------------------------------------
 
     pub(super) fn internal(&self, e: &dyn std::fmt::Display) -> Refusal {
@@ -29,15 +42,7 @@ impl RoomActor {
             self.log.pop_front();
         }
         self.log.push_back((v, logged));
-        let msg = Arc::new(msg.clone());
-        let mut i = 0;
-        while i < self.subs.len() {
-            if self.subs[i].tx.try_send(Arc::clone(&msg)).is_err() {
-                self.drop_sub(i);
-            } else {
-                i += 1;
-            }
-        }
+        self.broadcast(&Arc::new(msg.clone()));
     }
 
     pub(super) fn emit(&mut self, v: u64, event: &Event<'_>) {
@@ -161,15 +166,7 @@ impl RoomActor {
             return;
         }
         self.sent_presence = Some(current);
-        let msg = Arc::new(self.presence_msg());
-        let mut i = 0;
-        while i < self.subs.len() {
-            if self.subs[i].tx.try_send(Arc::clone(&msg)).is_err() {
-                self.drop_sub(i);
-            } else {
-                i += 1;
-            }
-        }
+        self.broadcast(&Arc::new(self.presence_msg()));
     }
 
     // ----- lobby, summary, export --------------------------------------
