@@ -201,41 +201,7 @@ fn run_batch(conn: &mut Connection, batch: &[Job]) -> Vec<Result<(), StoreError>
 fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
     let now = now_ms();
     match op {
-        WriteOp::CreateRoom(room) => {
-            conn.prepare_cached(
-                "INSERT INTO rooms (id, variant, start_fen, clock_initial_ms, clock_increment_ms,
-                    public, invite_hash, lobby_invite, state, winner, reason, v, offers,
-                    rematch_id, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
-            )?
-            .execute(params![
-                room.id,
-                room.variant.name(),
-                room.start_fen,
-                room.clock.map(|c| to_i64(c.initial)),
-                room.clock.map(|c| to_i64(c.increment)),
-                room.public,
-                room.invite_hash,
-                room.lobby_invite,
-                room.state.name(),
-                room.result.as_ref().and_then(|r| r.winner).map(color_name),
-                room.result.as_ref().map(|r| r.reason.as_str()),
-                to_i64(room.v),
-                room.offers,
-                room.rematch_id,
-                to_i64(room.created_at),
-            ])?;
-            for color in [Color::White, Color::Black] {
-                let seat = room.seats.get(color);
-                conn.prepare_cached(
-                    "INSERT INTO seats (room_id, color, token_hash, ai_level) VALUES (?1, ?2, ?3, ?4)",
-                )?
-                .execute(params![room.id, color_name(color), seat.token_hash, seat.ai_level])?;
-            }
-            for m in &room.moves {
-                insert_move(conn, &room.id, m)?;
-            }
-        }
+        WriteOp::CreateRoom(room) => create_room(conn, room)?,
         WriteOp::ClaimSeat {
             room,
             color,
@@ -298,6 +264,51 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             .execute(params![room, rematch_id, to_i64(*v), now])?;
         }
     }
+    Ok(())
+}
+
+/// Inserts a new room, its two seats and the moves it is created with.
+/// Apart from `apply` so that no function passes 100 lines.
+fn create_room(conn: &Connection, room: &RoomRecord) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached(
+        "INSERT INTO rooms (id, variant, start_fen, clock_initial_ms, clock_increment_ms,
+            public, invite_hash, lobby_invite, state, winner, reason, v, offers,
+            rematch_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+    )?
+    .execute(params![
+        room.id,
+        room.variant.name(),
+        room.start_fen,
+        room.clock.map(|c| to_i64(c.initial)),
+        room.clock.map(|c| to_i64(c.increment)),
+        room.public,
+        room.invite_hash,
+        room.lobby_invite,
+        room.state.name(),
+        room.result.as_ref().and_then(|r| r.winner).map(color_name),
+        room.result.as_ref().map(|r| r.reason.as_str()),
+        to_i64(room.v),
+        room.offers,
+        room.rematch_id,
+        to_i64(room.created_at),
+    ])?;
+    for color in [Color::White, Color::Black] {
+        let seat = room.seats.get(color);
+        conn.prepare_cached(
+            "INSERT INTO seats (room_id, color, token_hash, ai_level) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![
+            room.id,
+            color_name(color),
+            seat.token_hash,
+            seat.ai_level
+        ])?;
+    }
+    for m in &room.moves {
+        insert_move(conn, &room.id, m)?;
+    }
+
     Ok(())
 }
 
