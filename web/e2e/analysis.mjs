@@ -12,7 +12,11 @@ async function analyse(base, body) {
   return (await r.json()).id;
 }
 
-/** Share of an element's screenshot pixels near each colour (decoded in the page on a canvas). */
+/**
+ * Share of an element's screenshot pixels near each colour (decoded in the
+ * page on a canvas); the colour 'green' stands for any clearly green pixel
+ * (an arrow drawn with transparency over the board).
+ */
 async function pixelShares(page, selector, colours) {
   const png = (await page.locator(selector).screenshot()).toString('base64');
   return page.evaluate(
@@ -28,8 +32,10 @@ async function pixelShares(page, selector, colours) {
       const px = ctx.getImageData(0, 0, c.width, c.height).data;
       const counts = want.map(() => 0);
       for (let i = 0; i < px.length; i += 4)
-        want.forEach(([r, g, b], k) => {
-          if (Math.abs(px[i] - r) + Math.abs(px[i + 1] - g) + Math.abs(px[i + 2] - b) < 30) counts[k]++;
+        want.forEach((w, k) => {
+          const [r, g, b] = [px[i], px[i + 1], px[i + 2]];
+          const near = w === 'green' ? g - Math.max(r, b) > 40 : Math.abs(r - w[0]) + Math.abs(g - w[1]) + Math.abs(b - w[2]) < 30;
+          if (near) counts[k]++;
         });
       return counts.map((n) => n / (px.length / 4));
     },
@@ -40,12 +46,19 @@ async function pixelShares(page, selector, colours) {
 /** Elements that stick out of the viewport sideways, and the page's scroll width. */
 const cutOff = (page) =>
   page.evaluate(() => {
-    const out = ['.an-board .board-host', '.an-bar', '.an-graph', '#an-moves', '.an-nav', '#an-line']
+    const out = ['.an-board.board-host', '.an-bar', '.an-graph', '#an-moves', '.an-nav', '#an-line']
       .map((sel) => [sel, document.querySelector(sel)?.getBoundingClientRect()])
       .filter(([, r]) => !r || r.width <= 0 || r.left < -0.5 || r.right > innerWidth + 0.5)
       .map(([sel]) => sel);
     return { out, scroll: document.documentElement.scrollWidth, width: innerWidth };
   });
+
+/** Waits for `selector`, failing with what was awaited. */
+async function until(page, selector, what, timeout = 15000) {
+  await page.waitForSelector(selector, { timeout, state: 'attached' }).catch(() => {
+    throw new Error(`waited in vain for ${what} (${selector})`);
+  });
+}
 
 const LIGHT = [244, 244, 240];
 const DARK = [59, 59, 56];
@@ -80,26 +93,26 @@ export function analysisTests({ test, newPage, base, shot, axe }) {
       const colour = await queen.evaluate((el) => getComputedStyle(el).color);
       assert(colour === 'rgb(168, 38, 31)', `blunder colour ${colour}`);
       await queen.click();
-      await page.waitForSelector('svg.cg-shapes line[stroke="#15781B"]');
+      await until(page, 'svg.cg-shapes line[stroke="#15781B"]', 'the green arrow of the better move');
       const better = await page.textContent('.an-better');
       assert(/^Best was \S+/.test(better ?? ''), `better move named (${better})`);
-      const after = await pixelShares(page, '.an-board .board-host', [[21, 120, 27]]);
+      const after = await pixelShares(page, '.an-board.board-host', ['green']);
       assert(after[0] > 0.002, `the green arrow is drawn (${after[0]})`);
       await shot(page, `analysis-${name}-blunder`);
       // arrow keys step; the graph jumps
       await page.keyboard.press('ArrowLeft');
-      await page.waitForSelector('[data-ply="3"][aria-current="true"]');
+      await until(page, '[data-ply="3"][aria-current="true"]', 'ArrowLeft to move 3');
       const g = await page.locator('.an-graph').boundingBox();
       await page.mouse.click(g.x + 2, g.y + g.height / 2);
       await page.waitForFunction(() => !document.querySelector('.an-move[aria-current="true"]'));
       assert((await drawnPieces(page)).length === 32, 'back at the start');
       await page.mouse.click(g.x + g.width - 2, g.y + g.height / 2);
-      await page.waitForSelector('[data-ply="4"][aria-current="true"]');
+      await until(page, '[data-ply="4"][aria-current="true"]', 'the graph clicked at its end');
       // the analysis board: a move of the player's own, with the engine's line
       await clickMove(page, 'b1', 'c3');
-      await page.waitForSelector('.an-own[data-ply="5"][aria-current="true"]');
+      await until(page, '.an-own[data-ply="5"][aria-current="true"]', "the player's move in the list");
       await page.waitForFunction(() => /depth \d+/.test(document.querySelector('#an-line')?.textContent ?? ''), null, { timeout: 20000 });
-      await page.waitForSelector('svg.cg-shapes line[stroke="#003088"]');
+      await until(page, 'svg.cg-shapes line[stroke="#003088"]', "the blue arrow of the engine's move");
       const line = await page.textContent('#an-line');
       assert(/^[+−]?\d+\.\d|^#/.test(line), `an evaluation first (${line})`);
       cut = await cutOff(page);
