@@ -692,6 +692,7 @@ test('same device with a clock: runs after both sides moved, survives a reload',
 });
 
 roomTests({ test, newPage, base, shot, startLocal });
+(await import('./analysis.mjs')).analysisTests({ test, newPage, base, shot, axe });
 
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();
