@@ -102,6 +102,9 @@ export function roomTests({ test, newPage, base, shot, startLocal }) {
     await waitPlies(other, 2);
     await flagDrawSeen(page, sans, 'computer game');
     await flagDrawSeen(other, sans, 'computer game, other device');
+    // the player's own clock went under 10 s: one low-time warning, then the end
+    const heard = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
+    assert(heard.filter((n) => n === 'cpx-sound:lowtime').length === 1 && heard.includes('cpx-sound:end'), `low-time warning and end sounds: ${heard}`);
     await shot(page, 'ai-flag-draw');
     for (const p of [page, other]) await p.context().close();
   });

@@ -30,6 +30,8 @@ import {
   waitPiece,
   waitPlies,
 } from './page.mjs';
+import { gameUiTests } from './gameui.mjs';
+import { layoutTests } from './layout.mjs';
 import { roomTests } from './rooms.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -394,6 +396,7 @@ test('xiangqi pieces: the Western-letter setting redraws the pieces and is remem
   await page.waitForSelector('.board-host cg-board piece');
   const seen = async () => [await glyphOn(page, 'a1'), await glyphOn(page, 'b10'), await glyphOn(page, 'e1'), await glyphOn(page, 'h8')].join(' ');
   assert((await seen()) === '俥 馬 帥 砲', `Chinese characters by default: ${await seen()}`);
+  await page.click('#settings');
   await page.selectOption('#glyphs', 'western');
   await page.waitForFunction(() => (document.getElementById('piece-css')?.textContent ?? '').includes(encodeURIComponent('>R</text>')));
   assert((await seen()) === 'R H K C', `Western letters: ${await seen()}`);
@@ -402,6 +405,7 @@ test('xiangqi pieces: the Western-letter setting redraws the pieces and is remem
   await page.waitForSelector('.board-host cg-board piece');
   assert((await page.inputValue('#glyphs')) === 'western', 'the setting survives a reload');
   assert((await seen()) === 'R H K C', `still letters after the reload: ${await seen()}`);
+  await page.click('#settings');
   await page.selectOption('#glyphs', 'native');
   await page.reload();
   await page.waitForSelector('.board-host cg-board piece');
@@ -439,8 +443,14 @@ test('xiangqi perpetual check warning', async () => {
   const page = await newPage();
   const moves = ['h9h10', 'f10f9', 'h10h9', 'f9f10', 'h9h10', 'f10f9', 'h10h9', 'f9f10', 'h9h10', 'f10f9', 'h10h9', 'f9f10'];
   await startLocal(page, 'xiangqi', '5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1');
+  // the streak box only while a streak exists; the draw counters in a details line
+  assert((await page.locator('.streaks').count()) === 0, 'no streak box before the first check');
+  assert(/Plies: 0 in total/.test(await page.textContent('.xq-counters')), 'the counters line');
   for (const m of moves) await typeMove(page, m);
-  assert((await page.textContent('.streaks')).match(/checks \d+ of \d+/), 'check streak shown');
+  // one chariot checking: the server's limit is 6 checks in a row, the 7th loses
+  const streak = await page.textContent('.streaks');
+  assert(/Red has checked 6 times in a row: check number 7 would lose\./.test(streak), `check streak in words: ${streak}`);
+  await assertSeen(page, '.streaks p', 'the streak line');
   await page.fill('#typed-move', 'h9h10');
   await page.press('#typed-move', 'Enter');
   await page.waitForSelector('dialog.confirm[open]');
@@ -692,6 +702,8 @@ test('same device with a clock: runs after both sides moved, survives a reload',
 });
 
 roomTests({ test, newPage, base, shot, startLocal });
+layoutTests({ test, newPage, base, shot, startLocal, axe });
+gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
 
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();

@@ -105,3 +105,10 @@ export async function version(): Promise<string> {
   const r = (await call('/api/version')) as { version?: unknown };
   return typeof r?.version === 'string' ? r.version : '?';
 }
+
+/** Starts (or finds, cached) the engine's analysis of a room's game so far (`POST /api/analysis`); its id. */
+export async function analyse(room: string): Promise<string> {
+  const r = (await call('/api/analysis', { room })) as { id?: unknown } | null;
+  if (typeof r?.id !== 'string') throw new ApiError('internal', 'bad analysis reply');
+  return r.id;
+}

@@ -1,0 +1,179 @@
+// Browser tests of what the game page adds around the moves: sounds (read
+// from the page's performance marks, a headless browser has no ears), the
+// result dialog, the settings menu (board colours seen in pixels, the dark
+// theme, coordinates, all remembered), premoves judged by the server.
+import { DESKTOP, PHONE } from './layout.mjs';
+import { assert, assertSeen, box, clickMove, exported, idle, moveList, pixelAt, plies, sideScroll, sounds, typeMove, waitPlies } from './page.mjs';
+
+/** Registers the tests with the runner's `test`. */
+export function gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair }) {
+  test('sounds: move, capture, check, Atomic explosion, game end; mute is remembered', async () => {
+    const page = await newPage();
+    await startLocal(page, 'chess');
+    for (const m of ['e4', 'd5', 'exd5', 'Qxd5', 'Nc3', 'Qe5+']) await typeMove(page, m);
+    await page.waitForFunction(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('cpx-sound:')).length >= 6);
+    const heard = await sounds(page);
+    assert(JSON.stringify(heard) === JSON.stringify(['move', 'move', 'capture', 'capture', 'move', 'check']), `the sounds of the moves: ${heard}`);
+    // muted in the settings: silence, and still muted after a reload
+    await page.click('#settings');
+    await page.uncheck('#set-sound');
+    await page.keyboard.press('Escape');
+    await typeMove(page, 'Be2');
+    await page.waitForTimeout(200);
+    assert((await sounds(page)).length === 6, `no sound while muted: ${await sounds(page)}`);
+    await page.reload();
+    await waitPlies(page, 7);
+    await page.click('#settings');
+    assert(!(await page.isChecked('#set-sound')), 'the mute survives a reload');
+    await page.check('#set-sound');
+    await page.keyboard.press('Escape');
+    await startLocal(page, 'atomic');
+    for (const m of ['g1f3', 'd7d5', 'f3e5', 'a7a6', 'e5f7']) await typeMove(page, m);
+    await page.waitForSelector('.result');
+    await page.waitForFunction(() => performance.getEntriesByType('mark').some((m) => m.name === 'cpx-sound:end'));
+    const atomic = await sounds(page);
+    assert(JSON.stringify(atomic.slice(-3)) === JSON.stringify(['move', 'explosion', 'end']), `the blast, then the end: ${atomic}`);
+    await page.context().close();
+  });
+
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])
+    test(`result dialog at ${size} size: the reason in words, rematch, new game, download, analyse`, async () => {
+      const page = await newPage({ viewport: vp });
+      await startLocal(page, 'chess');
+      for (const m of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, m);
+      await page.waitForSelector('#result-dialog');
+      await page.locator('#result-dialog').scrollIntoViewIfNeeded();
+      assert((await page.textContent('#rd-title')) === 'Black wins', `title: ${await page.textContent('#rd-title')}`);
+      assert((await page.textContent('.rd-reason')) === 'by checkmate', `reason: ${await page.textContent('.rd-reason')}`);
+      await assertSeen(page, '#rd-title', 'the result title');
+      for (const id of ['#rd-rematch', '#rd-new', '#rd-export', '#rd-analyse']) await assertSeen(page, id, `the dialog's ${id}`);
+      // the dialog lies over the board, inside the viewport
+      const d = await box(page, '#result-dialog');
+      const b = await box(page, '.board-host cg-board');
+      assert(d.x >= b.x - 1 && d.right <= b.right + 1 && d.y >= b.y - 1 && d.bottom <= b.bottom + 1, `over the board: ${JSON.stringify([d, b])}`);
+      assert(!(await sideScroll(page)), 'no horizontal scroll');
+      await axe(page, `${size} result dialog`, { strict: true });
+      await shot(page, `${size}-result-dialog`);
+      assert(/Result "0-1"/.test(await exported(page)), 'the panel download');
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#rd-export')]);
+      assert(dl.suggestedFilename().endsWith('.pgn'), `the dialog downloads the game: ${dl.suggestedFilename()}`);
+      // "Analyse" asks the server for an analysis of this room and opens its page
+      const room = new URL(page.url()).pathname.split('/').pop();
+      let asked = null;
+      await page.route('**/api/analysis', async (route) => {
+        asked = route.request().postDataJSON();
+        await route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify({ id: 'an-e2e-1', total: 5 }) });
+      });
+      await page.click('#rd-analyse');
+      await page.waitForURL(/\/analysis\/an-e2e-1$/);
+      assert(JSON.stringify(asked) === JSON.stringify({ room }), `POST /api/analysis {"room": id}: ${JSON.stringify(asked)}`);
+      await page.goBack();
+      await page.waitForSelector('#result-dialog');
+      // closed, it stays closed; the panel keeps the result and the rematch
+      await page.click('#rd-close');
+      assert((await page.locator('#result-dialog').count()) === 0, 'the dialog closes');
+      await assertSeen(page, '.result', 'the result in the panel');
+      // rematch from the dialog: a new same-device game
+      await page.goto(page.url());
+      await page.waitForSelector('.result');
+      assert((await page.locator('#result-dialog').count()) === 0, 'no dialog for a game already over when the page opened');
+      await page.context().close();
+    });
+
+  test('result dialog: rematch and new game buttons', async () => {
+    const page = await newPage();
+    await startLocal(page, 'chess');
+    for (const m of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, m);
+    const first = page.url();
+    await page.click('#rd-rematch');
+    await page.waitForFunction((u) => location.href !== u, first);
+    await page.waitForSelector('#typed-move');
+    assert((await plies(page)) === 0, 'a fresh game');
+    await page.click('#resign');
+    await page.click('#dlg-yes');
+    await page.click('#rd-new');
+    await page.waitForSelector('#start-local');
+    assert(new URL(page.url()).searchParams.get('game') === 'chess', `new game of the same kind: ${page.url()}`);
+    await page.context().close();
+  });
+
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])
+    test(`settings at ${size} size: board colours, dark theme, coordinates, remembered`, async () => {
+      const page = await newPage({ viewport: vp });
+      await startLocal(page, 'chess');
+      const b = await box(page, '.board-host cg-board');
+      // a8 is a light square, b8 a dark one (White at the bottom)
+      const dark = () => pixelAt(page, b.x + b.w / 8 + 2, b.y + 2);
+      const near = (px, hex) => px.every((c, i) => Math.abs(c - parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16)) <= 6);
+      assert(near(await dark(), '#b58863'), `brown by default: ${await dark()}`);
+      await page.click('#settings');
+      await assertSeen(page, '#set-board', 'the board setting');
+      const panel = await box(page, '#settings-panel');
+      assert(panel.x >= 0 && panel.right <= vp.width && panel.bottom <= vp.height, `the menu inside the viewport ${JSON.stringify(panel)}`);
+      await axe(page, `${size} settings menu`, { strict: true });
+      await shot(page, `${size}-settings`);
+      await page.selectOption('#set-board', 'blue');
+      await page.selectOption('#set-scheme', 'dark');
+      await page.uncheck('#set-coords');
+      await page.keyboard.press('Escape');
+      assert((await page.locator('#settings-panel').isVisible()) === false, 'Escape closes the menu');
+      assert(near(await dark(), '#8ca2ad'), `blue board: ${await dark()}`);
+      const bg = await pixelAt(page, 2, vp.height - 40);
+      assert(bg.every((c) => c < 60), `a dark page: ${bg}`);
+      assert((await page.locator('.round .coords-files').isVisible()) === false, 'coordinates hidden');
+      await page.reload();
+      await page.waitForSelector('.board-host cg-board piece');
+      assert(near(await dark(), '#8ca2ad'), `still blue after a reload: ${await dark()}`);
+      assert((await page.evaluate(() => document.documentElement.dataset.scheme)) === 'dark', 'still dark after a reload');
+      assert((await page.locator('.round .coords-files').isVisible()) === false, 'coordinates still hidden');
+      await typeMove(page, 'e4');
+      await axe(page, `${size} dark game page`, { strict: true });
+      await shot(page, `${size}-dark-game`);
+      await page.goto(base);
+      await axe(page, `${size} dark home`, { strict: true });
+      await shot(page, `${size}-dark-home`);
+      await page.context().close();
+      // a system in dark mode: dark by default
+      const sys = await newPage({ viewport: vp, colorScheme: 'dark' });
+      await sys.goto(base);
+      assert((await sys.evaluate(() => document.documentElement.dataset.scheme)) === 'dark', 'follows the system');
+      await sys.context().close();
+    });
+
+  test(
+    'premoves: played when the turn comes if legal, dropped if not (the server judges)',
+    async () => {
+      const { a, b } = await onlinePair('chess');
+      await clickMove(a, 'e2', 'e4');
+      await waitPlies(b, 1);
+      await idle(a);
+      // A moves again while B thinks: a premove, drawn on the board
+      await clickMove(a, 'd2', 'd4');
+      await a.waitForSelector('cg-board square.current-premove');
+      assert((await plies(a)) === 1, 'nothing sent yet');
+      await typeMove(b, 'e5');
+      await waitPlies(b, 3);
+      assert((await moveList(a)) === 'e4 e5 d4', `the premove was played: ${await moveList(a)}`);
+      // a premove that the reply makes illegal: d4-d5 blocked by ...d5
+      await idle(a);
+      await clickMove(a, 'd4', 'd5');
+      await a.waitForSelector('cg-board square.current-premove');
+      await typeMove(b, 'd5');
+      await waitPlies(a, 4);
+      await a.waitForFunction(() => !document.querySelector('cg-board square.current-premove'));
+      await a.waitForTimeout(300);
+      assert((await plies(a)) === 4 && (await plies(b)) === 4, 'the refused premove was not played');
+      assert((await a.locator('#typed-move').count()) === 1, "A's turn, to play by hand");
+      await typeMove(a, 'dxe5');
+      await waitPlies(b, 5);
+      for (const p of [a, b]) await p.context().close();
+    },
+    { online: true },
+  );
+}
