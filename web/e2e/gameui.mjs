@@ -70,26 +70,33 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       await page.click('#rd-analyse');
       await page.waitForURL(/\/analysis\/an-e2e-1$/);
       assert(JSON.stringify(asked) === JSON.stringify({ room }), `POST /api/analysis {"room": id}: ${JSON.stringify(asked)}`);
+      // back on the game: it was over when the page opened, so no dialog, the panel says the result
       await page.goBack();
-      await page.waitForSelector('#result-dialog');
-      // closed, it stays closed; the panel keeps the result and the rematch
-      await page.click('#rd-close');
-      assert((await page.locator('#result-dialog').count()) === 0, 'the dialog closes');
-      await assertSeen(page, '.result', 'the result in the panel');
-      // rematch from the dialog: a new same-device game
-      await page.goto(page.url());
       await page.waitForSelector('.result');
       assert((await page.locator('#result-dialog').count()) === 0, 'no dialog for a game already over when the page opened');
+      await assertSeen(page, '.result', 'the result in the panel');
       await page.context().close();
     });
 
-  test('result dialog: rematch and new game buttons', async () => {
+  test('result dialog: close, rematch and new game buttons', async () => {
     const page = await newPage();
     await startLocal(page, 'chess');
     for (const m of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, m);
-    const first = page.url();
+    // closed, it stays closed while stepping through the moves
+    await page.click('#rd-close');
+    assert((await page.locator('#result-dialog').count()) === 0, 'the dialog closes');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('End');
+    assert((await page.locator('#result-dialog').count()) === 0, 'and stays closed');
+    await assertSeen(page, '.result', 'the result in the panel');
+    // a rematch from the dialog: a new same-device game
+    await page.click('#rematch');
+    await page.waitForSelector('#typed-move');
+    await page.click('#resign');
+    await page.click('#dlg-yes');
+    const second = page.url();
     await page.click('#rd-rematch');
-    await page.waitForFunction((u) => location.href !== u, first);
+    await page.waitForFunction((u) => location.href !== u, second);
     await page.waitForSelector('#typed-move');
     assert((await plies(page)) === 0, 'a fresh game');
     await page.click('#resign');

@@ -31,6 +31,7 @@ import {
   waitPlies,
 } from './page.mjs';
 import { gameUiTests } from './gameui.mjs';
+import { homeTests } from './home.mjs';
 import { layoutTests } from './layout.mjs';
 import { roomTests } from './rooms.mjs';
 
@@ -704,6 +705,7 @@ test('same device with a clock: runs after both sides moved, survives a reload',
 roomTests({ test, newPage, base, shot, startLocal });
 layoutTests({ test, newPage, base, shot, startLocal, axe });
 gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
+homeTests({ test, newPage, base, shot, startLocal, axe });
 
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();
