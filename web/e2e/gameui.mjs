@@ -154,11 +154,19 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
     });
 
   test(
-    'premoves: played when the turn comes if legal, dropped if not (the server judges)',
+    'premoves: played when the turn comes if legal, dropped if not (the server judges); moves slide into place',
     async () => {
       const { a, b } = await onlinePair('chess');
+      // B's board animates A's move: a piece slides (chessgroundx marks it 'anim' while it moves)
+      await b.evaluate(() => {
+        window.e2eAnimated = [];
+        new MutationObserver((ms) => {
+          for (const m of ms) if (m.target.tagName === 'PIECE' && m.target.classList.contains('anim')) window.e2eAnimated.push(m.target.style.transform);
+        }).observe(document.querySelector('cg-board'), { subtree: true, attributes: true, attributeFilter: ['class', 'style'] });
+      });
       await clickMove(a, 'e2', 'e4');
       await waitPlies(b, 1);
+      await b.waitForFunction(() => new Set(window.e2eAnimated).size >= 2, null, { timeout: 3000 });
       await idle(a);
       // A moves again while B thinks: a premove, drawn on the board
       await clickMove(a, 'd2', 'd4');

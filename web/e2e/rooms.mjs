@@ -62,7 +62,7 @@ export function roomTests({ test, newPage, base, shot, startLocal }) {
     assert(/^(0:1[0-4]|\d\.\d)$/.test(left), `White's clock kept running across the reload: ${left}`);
     await assertSeen(page, '.clock-white', 'the running clock');
     await page.goto(base);
-    const saved = await page.textContent('.saved li');
+    const saved = await page.textContent('.saved li .saved-link');
     assert(/Chess · two players · 1 move\b/.test(saved), `saved games count full moves: ${saved}`);
     await page.click('.saved li a');
     await waitPlies(page, 2);

@@ -34,6 +34,7 @@ import { gameUiTests } from './gameui.mjs';
 import { homeTests } from './home.mjs';
 import { layoutTests } from './layout.mjs';
 import { roomTests } from './rooms.mjs';
+import { tourTests } from './tour.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '..');
@@ -706,6 +707,7 @@ roomTests({ test, newPage, base, shot, startLocal });
 layoutTests({ test, newPage, base, shot, startLocal, axe });
 gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
 homeTests({ test, newPage, base, shot, startLocal, axe });
+tourTests({ test, newPage, base, shot, startLocal, axe });
 
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();

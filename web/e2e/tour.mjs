@@ -1,0 +1,53 @@
+// A tour of every page at desktop and phone size: each is checked with
+// axe-core (zero violations of any impact), for horizontal scrolling, and
+// saved as a screenshot in web/e2e-artifacts/ (the CI artifacts listed in
+// docs/web.md).
+import { DESKTOP, PHONE } from './layout.mjs';
+import { assert, sideScroll, typeMove } from './page.mjs';
+
+/** Registers the tests with the runner's `test`. */
+export function tourTests({ test, newPage, base, shot, startLocal, axe }) {
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])
+    test(`tour at ${size} size: every page passes axe with no violation, fits the width, and is photographed`, async () => {
+      const page = await newPage({ viewport: vp });
+      const seen = async (name, ready) => {
+        await page.waitForSelector(ready);
+        assert(!(await sideScroll(page)), `${size} ${name}: no horizontal scroll`);
+        await axe(page, `${size} ${name}`, { strict: true });
+        await shot(page, `tour-${size}-${name}`);
+      };
+      await page.goto(base);
+      await seen('home', '.variant-card .preview piece');
+      await page.goto(`${base}/rules`);
+      await seen('rules-index', 'main a[href="/rules/xiangqi"]');
+      for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
+        await page.goto(`${base}/rules/${g}`);
+        await seen(`rules-${g}`, 'figure.diagram piece');
+      }
+      await page.goto(`${base}/r/doesnotexist`);
+      await seen('unknown-room', '#no-such-game');
+      await page.goto(`${base}/analysis/none`);
+      await seen('analysis', 'main h1');
+      // an online room waiting for the opponent (invitation and spectator links)
+      await page.goto(`${base}/?game=chess`);
+      await page.click('#create-room');
+      await seen('online-waiting', '#invite-link');
+      // games under way: Xiangqi on one device, Atomic after an explosion, chess against the computer
+      await startLocal(page, 'xiangqi');
+      for (const m of ['h3e3', 'h10g8']) await typeMove(page, m);
+      await seen('xiangqi-game', 'ol.moves li');
+      await startLocal(page, 'atomic');
+      for (const m of ['g1f3', 'd7d5', 'f3e5', 'c8g4', 'e5g4']) await typeMove(page, m);
+      await seen('atomic-explosion', '.explosion');
+      await page.goto(`${base}/?game=chess`);
+      await page.selectOption('#ai-color', 'white');
+      await page.click('#start-ai');
+      await page.waitForSelector('#typed-move');
+      await typeMove(page, 'e4');
+      await seen('ai-game', '.pbar-top .pname');
+      await page.context().close();
+    });
+}
