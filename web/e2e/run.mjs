@@ -727,46 +727,6 @@ test('languages: switch to each, remembered after reload, plural lobby text', as
   await page.context().close();
 });
 
-test('phone width: 375 px, rules pages, accessibility', async () => {
-  const page = await newPage({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
-  await page.goto(base);
-  await axe(page, 'home');
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(width <= 375, `no horizontal scroll on home (${width})`);
-  await shot(page, 'phone-home');
-  await startLocal(page, 'xiangqi');
-  await typeMove(page, 'h3e3');
-  await axe(page, 'game');
-  const w2 = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(w2 <= 375, `no horizontal scroll on the game page (${w2})`);
-  await shot(page, 'phone-xiangqi');
-  await page.goto(`${base}/?game=xiangqi`);
-  await page.click('#create-room');
-  await page.waitForSelector('#invite-link');
-  const w3 = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(w3 <= 375, `no horizontal scroll on the room page (${w3})`);
-  await shot(page, 'phone-room');
-  for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
-    await page.goto(`${base}/rules/${g}`);
-    await page.waitForSelector('article.rules');
-    const firstRank = await page.textContent('figure.diagram .coords-ranks span');
-    assert(firstRank === (g === 'xiangqi' ? '10' : '8'), `rules diagram of ${g} labelled from rank ${firstRank}`);
-    assert((await page.locator(`a[href="/?game=${g}"]`).count()) >= 1, `rules page links to playing ${g}`);
-    await axe(page, `rules ${g}`, { strict: true });
-    // the review date once, the sources as links
-    const text = await page.textContent('article.rules');
-    assert((text.match(/reviewed/gi) ?? []).length === 1, `${g}: one review date`);
-    const sources = await page.evaluate(() => {
-      const h = Array.from(document.querySelectorAll('article.rules h2')).find((x) => x.textContent === 'Sources');
-      const ul = h?.nextElementSibling;
-      return ul ? Array.from(ul.querySelectorAll('li'), (li) => li.querySelectorAll('a[href^="https://"]').length) : [];
-    });
-    assert(sources.length > 0 && sources.every((n) => n > 0), `${g}: every source is a link ${JSON.stringify(sources)}`);
-    await shot(page, `rules-${g}`);
-  }
-  await page.context().close();
-});
-
 let failed = 0;
 let passed = 0;
 let skipped = 0;
