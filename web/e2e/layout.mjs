@@ -51,7 +51,7 @@ export function layoutTests({ test, newPage, base, shot, axe }) {
         assert((await page.locator('.move-list').count()) === 0, `${size} ${game}: no empty move list`);
         await page.evaluate(() => scrollTo(0, 0));
         const sels = ['.pbar-top .pinfo', '.board-host cg-board', '.pbar-bottom .pinfo', '.clock-white', '.clock-black'];
-        const b = await laidOut(page, size === 'desktop' ? sels : sels.slice(0, 2), `${size} ${game}`);
+        const b = await laidOut(page, sels, `${size} ${game}`);
         const board = b['.board-host cg-board'];
         // the bars above and below the board, named: the human at the bottom, the engine on top
         assert(b['.pbar-top .pinfo'].bottom <= board.y + 1, `${size} ${game}: the top bar is above the board`);
