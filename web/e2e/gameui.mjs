@@ -153,6 +153,24 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       await sys.context().close();
     });
 
+  test('premove against the computer: set while the engine thinks, played when it has answered', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/?game=chess`);
+    await page.selectOption('#ai-level', '8');
+    await page.selectOption('#ai-color', 'white');
+    await page.click('#start-ai');
+    await page.waitForSelector('#typed-move');
+    await typeMove(page, 'e4');
+    // the engine's turn: a move made now is a premove, drawn and not sent
+    await page.waitForSelector('text=The computer is thinking…');
+    await clickMove(page, 'd2', 'd4');
+    await page.waitForSelector('cg-board square.current-premove');
+    await waitPlies(page, 3);
+    const list = (await moveList(page)).split(' ');
+    assert(list[0] === 'e4' && list[2] === 'd4', `the premove was played after the engine's answer: ${list}`);
+    await page.context().close();
+  });
+
   test(
     'premoves: played when the turn comes if legal, dropped if not (the server judges); moves slide into place',
     async () => {
