@@ -123,6 +123,12 @@ export function layoutTests({ test, newPage, base, shot, axe }) {
     await page.goto(`${base}/?game=chess`);
     await page.click('#start-local');
     await page.waitForSelector('#typed-move');
+    // a big screen: a bigger board, still no sideways scroll
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    const big = await box(page, '.board-host cg-board');
+    assert(big.h >= 800 && !(await sideScroll(page)), `1920×1080: a board of ${big.h} px, no horizontal scroll`);
+    await page.setViewportSize(DESKTOP);
+    await page.waitForFunction((h) => document.querySelector('.board-host cg-board').getBoundingClientRect().height < h, big.h);
     const before = await box(page, '.board-host cg-board');
     const grip = await box(page, '.board-resize');
     assert(grip, 'a resize handle at the corner');
