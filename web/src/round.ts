@@ -107,7 +107,11 @@ export abstract class RoundView {
     this.boardCol.append(this.boardHost, resizeHandle(this.el));
     this.el.append(this.barTop, this.boardCol, this.barBottom, this.panel);
     applyBoardSize(this.el, prefs().boardSize);
-    this.unPrefs = onPrefs((p) => applyBoardSize(this.el, p.boardSize));
+    this.unPrefs = onPrefs((p) => {
+      applyBoardSize(this.el, p.boardSize);
+      // the bars draw Xiangqi pieces in the chosen style
+      this.render();
+    });
     this.timer = setInterval(() => this.tick(), 200);
     // on the document, not the page: after a move made on the board the focus is on <body>
     document.addEventListener('keydown', this.onKey);

@@ -8,6 +8,7 @@ import { t, type Key } from './i18n';
 import { materialDiff } from './material';
 import { moveNumbering } from './moves';
 import { formatClock, type Color, type GameStatus, type Outcome } from './protocol';
+import { prefs } from './settings';
 import type { VariantInfo } from './variants';
 
 /** The translated name of a side in a game. */
@@ -31,15 +32,16 @@ export interface PlayerInfo {
 const SYMBOLS: Record<string, string> = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
 /** A piece letter as a chess symbol (8×8), else the letter. */
 export const pieceSymbol = (l: string): string => SYMBOLS[l] ?? l;
-const XQ_CHARS: Record<string, [string, string]> = { r: ['俥', '車'], c: ['炮', '砲'], n: ['傌', '馬'], b: ['相', '象'], a: ['仕', '士'], p: ['兵', '卒'] };
+const XQ_CHARS: Record<string, [string, string, string]> = { r: ['俥', '車', 'R'], c: ['炮', '砲', 'C'], n: ['傌', '馬', 'H'], b: ['相', '象', 'E'], a: ['仕', '士', 'A'], p: ['兵', '卒', 'P'] };
 
 /** The pieces a side is up, drawn the way its board draws them. */
 function materialLine(v: VariantInfo, c: Color, fen: string): HTMLElement {
   const m = materialDiff(v, fen)[c];
   // the pieces captured from the other side: drawn in the other side's colour
   const captured = c === 'white' ? 'black' : 'white';
-  const glyph = (role: string): string =>
-    v.family === 'xiangqi' ? (XQ_CHARS[role]?.[captured === 'white' ? 0 : 1] ?? role) : pieceSymbol(captured === 'white' ? role.toUpperCase() : role);
+  // Xiangqi pieces as the board draws them: characters, or the Western letters of the setting
+  const xq = prefs().glyphs === 'western' ? 2 : captured === 'white' ? 0 : 1;
+  const glyph = (role: string): string => (v.family === 'xiangqi' ? (XQ_CHARS[role]?.[xq] ?? role) : pieceSymbol(captured === 'white' ? role.toUpperCase() : role));
   const text = m.pieces.map(([role, n]) => glyph(role).repeat(n)).join('');
   return h(
     'span',
