@@ -97,20 +97,13 @@ export async function startGame(opts: NewGame): Promise<void> {
   go(`/r/${r.id}`);
 }
 
-/** The home page. */
-export function home(): Page {
-  const wanted = new URLSearchParams(location.search).get('game') ?? /^#\/play\/(\w+)/.exec(location.hash)?.[1];
-  let variant: VariantName = isVariant(wanted) ? wanted : lastGame();
-  const previews = new Previews();
-  // `?game=xiangqi&fen=…`: start same-device and computer games from a set position (rules diagrams, tests)
-  const startFen = new URLSearchParams(location.search).get('fen');
+/** The game cards: a radio each, the start position drawn small, a blurb and the rules link. */
+function gameCards(previews: Previews, chosen: VariantName, onPick: (v: VariantName) => void): HTMLElement {
   const pick = h('fieldset', { class: 'variant-pick' }, h('legend', {}, t('home.chooseGame')));
   for (const v of VARIANTS) {
-    const input = h('input', { type: 'radio', name: 'variant', value: v, id: `v-${v}`, checked: v === variant });
+    const input = h('input', { type: 'radio', name: 'variant', value: v, id: `v-${v}`, checked: v === chosen });
     input.addEventListener('change', () => {
-      if (!isVariant(input.value)) return;
-      variant = input.value;
-      rememberGame(variant);
+      if (isVariant(input.value)) onPick(input.value);
     });
     pick.append(
       h(
@@ -123,35 +116,51 @@ export function home(): Page {
       ),
     );
   }
+  return pick;
+}
 
-  const startErr = h('p', { class: 'error', role: 'alert', id: 'start-error' });
-  const start = (g: NewGame): void => {
-    startErr.textContent = '';
-    startGame(g).catch((e: unknown) => {
-      startErr.textContent = errorText(e);
-    });
-  };
-  // same device
+/** A mode card's heading with its round icon. */
+const modeHead = (id: string, icon: string, text: string): HTMLElement => h('h2', { id }, h('span', { class: 'mode-icon', 'aria-hidden': 'true' }, icon), text);
+type ClockChoice = { minutes: number; increment: number } | null;
+const clockOf = (sel: HTMLSelectElement): ClockChoice => CLOCKS[Number(sel.value)] ?? null;
+
+/** The three ways to play, and how to start one of them from a given position (the import's play-on). */
+interface Modes {
+  el: HTMLElement;
+  startFrom: (mode: 'local' | 'ai' | 'friend', variant: VariantName, fen: string | null) => Promise<void>;
+}
+
+function modeCards(variant: () => VariantName, startFen: string | null, startErr: HTMLElement): Modes {
   const localClock = clockSelect('local-clock');
-  const local = h(
-    'section',
-    { class: 'mode', 'aria-labelledby': 'm-local' },
-    h('h2', { id: 'm-local' }, h('span', { class: 'mode-icon', 'aria-hidden': 'true' }, '⇅'), t('home.local')),
-    h('p', {}, t('home.local.help')),
-    h('label', { for: 'local-clock' }, t('home.clock')),
-    localClock,
-    button(t('home.start'), () => start({ variant, mode: 'local', aiLevel: null, human: null, clock: CLOCKS[Number(localClock.value)] ?? null, startFen }), { id: 'start-local', class: 'primary' }),
-  );
-
-  // computer
   const level = h('select', { id: 'ai-level' });
   for (let i = 1; i <= 8; i++) level.append(h('option', { value: String(i) }, t('home.level', { level: i })));
   const aiColor = colorSelect('ai-color');
   const aiClock = clockSelect('ai-clock');
+  const fClock = clockSelect('friend-clock');
+  fClock.value = '3';
+  const fColor = colorSelect('friend-color');
+  const fPublic = h('input', { type: 'checkbox', id: 'friend-public' });
+  const startFrom = (mode: 'local' | 'ai' | 'friend', v: VariantName, fen: string | null): Promise<void> =>
+    mode === 'friend'
+      ? createFriendRoom(v, clockOf(fClock), chooseColor(fColor.value), fPublic.checked, fen)
+      : startGame({ variant: v, mode, aiLevel: mode === 'ai' ? Number(level.value) : null, human: mode === 'ai' ? chooseColor(aiColor.value) : null, clock: clockOf(mode === 'ai' ? aiClock : localClock), startFen: fen });
+  const start = (mode: 'local' | 'ai' | 'friend', shownIn: HTMLElement, fen: string | null): void => {
+    shownIn.textContent = '';
+    startFrom(mode, variant(), fen).catch((e: unknown) => (shownIn.textContent = errorText(e)));
+  };
+  const local = h(
+    'section',
+    { class: 'mode', 'aria-labelledby': 'm-local' },
+    modeHead('m-local', '⇅', t('home.local')),
+    h('p', {}, t('home.local.help')),
+    h('label', { for: 'local-clock' }, t('home.clock')),
+    localClock,
+    button(t('home.start'), () => start('local', startErr, startFen), { id: 'start-local', class: 'primary' }),
+  );
   const ai = h(
     'section',
     { class: 'mode', 'aria-labelledby': 'm-ai' },
-    h('h2', { id: 'm-ai' }, h('span', { class: 'mode-icon', 'aria-hidden': 'true' }, '⚙'), t('home.ai')),
+    modeHead('m-ai', '⚙', t('home.ai')),
     h('p', {}, t('home.ai.help')),
     h('label', { for: 'ai-level' }, t('home.strength')),
     level,
@@ -159,49 +168,45 @@ export function home(): Page {
     aiColor,
     h('label', { for: 'ai-clock' }, t('home.clock')),
     aiClock,
-    button(
-      t('home.start'),
-      () => start({ variant, mode: 'ai', aiLevel: Number(level.value), human: chooseColor(aiColor.value), clock: CLOCKS[Number(aiClock.value)] ?? null, startFen }),
-      { id: 'start-ai', class: 'primary' },
-    ),
+    button(t('home.start'), () => start('ai', startErr, startFen), { id: 'start-ai', class: 'primary' }),
   );
-
-  // friend
-  const fClock = clockSelect('friend-clock');
-  fClock.value = '3';
-  const fColor = colorSelect('friend-color');
-  const fPublic = h('input', { type: 'checkbox', id: 'friend-public' });
   const err = h('p', { class: 'error', role: 'alert' });
   const friend = h(
     'section',
     { class: 'mode', 'aria-labelledby': 'm-friend' },
-    h('h2', { id: 'm-friend' }, h('span', { class: 'mode-icon', 'aria-hidden': 'true' }, '⇄'), t('home.friend')),
+    modeHead('m-friend', '⇄', t('home.friend')),
     h('p', {}, t('home.friend.help')),
     h('label', { for: 'friend-clock' }, t('home.clock')),
     fClock,
     h('label', { for: 'friend-color' }, t('home.color')),
     fColor,
     h('label', { class: 'check' }, fPublic, ' ', t('home.public')),
-    button(t('home.createRoom'), () => {
-      err.textContent = '';
-      createFriendRoom(variant, CLOCKS[Number(fClock.value)] ?? null, chooseColor(fColor.value), fPublic.checked, null).catch((e: unknown) => {
-        err.textContent = errorText(e);
-      });
-    }, { id: 'create-room', class: 'primary' }),
+    // an online room from the start position (the `fen` parameter is for same-device and computer games)
+    button(t('home.createRoom'), () => start('friend', err, null), { id: 'create-room', class: 'primary' }),
     err,
   );
+  return { el: h('div', { class: 'modes' }, local, ai, friend), startFrom };
+}
 
+/** The home page. */
+export function home(): Page {
+  const wanted = new URLSearchParams(location.search).get('game') ?? /^#\/play\/(\w+)/.exec(location.hash)?.[1];
+  let variant: VariantName = isVariant(wanted) ? wanted : lastGame();
+  const previews = new Previews();
+  // `?game=xiangqi&fen=…`: start same-device and computer games from a set position (rules diagrams, tests)
+  const startFen = new URLSearchParams(location.search).get('fen');
+  const pick = gameCards(previews, variant, (v) => {
+    variant = v;
+    rememberGame(v);
+  });
+  const startErr = h('p', { class: 'error', role: 'alert', id: 'start-error' });
+  const modes = modeCards(() => variant, startFen, startErr);
   const lobby = lobbyTable();
   // an imported game: played on from its last position with the choices of the mode cards
   const imported = importBox({
     play: (mode, v, fen) => {
       startErr.textContent = '';
-      const clock = (sel: HTMLSelectElement): { minutes: number; increment: number } | null => CLOCKS[Number(sel.value)] ?? null;
-      const done =
-        mode === 'friend'
-          ? createFriendRoom(v, clock(fClock), chooseColor(fColor.value), fPublic.checked, fen)
-          : startGame({ variant: v, mode, aiLevel: mode === 'ai' ? Number(level.value) : null, human: mode === 'ai' ? chooseColor(aiColor.value) : null, clock: clock(mode === 'ai' ? aiClock : localClock), startFen: fen });
-      done.catch((e: unknown) => (startErr.textContent = errorText(e)));
+      modes.startFrom(mode, v, fen).catch((e: unknown) => (startErr.textContent = errorText(e)));
     },
   });
   const el = h(
@@ -210,7 +215,7 @@ export function home(): Page {
     h('h1', {}, t('home.title')),
     startFen ? h('p', { class: 'notice', role: 'status', id: 'custom-fen' }, t('home.customFen', { fen: startFen })) : null,
     pick,
-    h('div', { class: 'modes' }, local, ai, friend),
+    modes.el,
     startErr,
     h('div', { class: 'home-lower' }, lobby.el, imported),
     savedGames(previews),
