@@ -350,7 +350,7 @@ test('drag and drop: an illegal drop snaps back, legal drags play (8×8 and Xian
   await page.context().close();
 });
 
-test('keyboard: arrows step through the moves, Home and End jump, the board follows', async () => {
+test('keyboard: arrows step through the moves, Home and End jump, the board follows, f flips it with its bars', async () => {
   const page = await newPage();
   await startLocal(page, 'chess');
   await clickMove(page, 'e2', 'e4');
@@ -388,6 +388,11 @@ test('keyboard: arrows step through the moves, Home and End jump, the board foll
   await page.waitForSelector('#typed-move');
   await page.keyboard.press('ArrowRight'); // nothing after the live position
   assert((await current()) === 'Nc6', 'End is the live position');
+  await page.keyboard.press('f');
+  await page.waitForSelector('.cg-wrap.orientation-black');
+  await page.waitForFunction(() => document.querySelector('.pbar-bottom .pname')?.textContent === 'Black');
+  await page.keyboard.press('f');
+  await page.waitForSelector('.cg-wrap.orientation-white');
   await typeMove(page, 'Bb5');
   await page.context().close();
 });

@@ -118,7 +118,7 @@ export abstract class RoundView {
     this.boardHost.addEventListener('wheel', this.onWheel, { passive: false });
   }
 
-  /** ← → step through the moves, Home and End jump to the start and the live position. */
+  /** ← → step through the moves, Home and End jump to the start and the live position, f flips the board (as on lichess). */
   private readonly onKey = (e: KeyboardEvent): void => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     const tgt = e.target as HTMLElement | null;
@@ -130,6 +130,7 @@ export abstract class RoundView {
     else if (e.key === 'ArrowRight') this.step(1);
     else if (e.key === 'Home') this.goto(0);
     else if (e.key === 'End') this.goto(s.history.length);
+    else if (e.key === 'f') this.board?.flip();
     else return;
     e.preventDefault();
   };
