@@ -54,7 +54,7 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
     });
 
   test(
-    'home: open rooms as a live table; saved games as small boards with continue and delete',
+    'home: open rooms as a live table; saved games as small boards with continue, analyse and delete',
     async () => {
       const page = await newPage({ viewport: DESKTOP });
       await page.goto(base);
@@ -92,8 +92,18 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
       await page.click('.saved-game a.btn');
       await waitPlies(page, 1);
       assert((await pieceOn(page, 'e4')) === 'white p-piece', 'the game goes on');
+      // "Analyse" asks the server to analyse that room's game, then opens the analysis page
       await page.goto(base);
-      await page.click('.saved-game button');
+      let asked = null;
+      await page.route('**/api/analysis', async (route) => {
+        asked = route.request().postDataJSON();
+        await route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify({ id: 'an-saved', total: 2 }) });
+      });
+      await page.click('.saved-game .saved-analyse');
+      await page.waitForURL(/\/analysis\/an-saved$/);
+      assert(JSON.stringify(asked) === JSON.stringify({ room: id }), `POST /api/analysis {"room": id}: ${JSON.stringify(asked)}`);
+      await page.goto(base);
+      await page.click('.saved-game button:has-text("Delete")');
       assert((await page.locator('.saved-game').count()) === 0, 'deleted from the list');
       await page.reload();
       assert((await page.locator('.saved-game').count()) === 0, 'and from this browser');

@@ -99,6 +99,12 @@ export function savedGames(previews: Previews): HTMLElement {
         'div',
         { class: 'row' },
         h('a', { href: `/r/${g.id}`, class: 'btn primary', 'aria-label': `${t('saved.continue')}: ${text}` }, t('saved.continue')),
+        button(t('act.analyse'), () => {
+          api
+            .analyse(g.id)
+            .then((id) => go(`/analysis/${encodeURIComponent(id)}`))
+            .catch((e: unknown) => li.append(h('p', { class: 'error', role: 'alert' }, errorText(e))));
+        }, { class: 'small saved-analyse', 'aria-label': `${t('act.analyse')}: ${text}` }),
         button(t('saved.delete'), () => {
           s.remove(g.id);
           li.remove();
