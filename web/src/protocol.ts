@@ -4,191 +4,67 @@
  * decoding of everything the server sends (a malformed frame is reported,
  * never trusted) and the room reducer that applies numbered events.
  */
-import { END_REASONS, ERROR_CODES, type EndReason, type ErrorCode } from './protocol.gen';
-import { isVariant, type VariantName } from './variants';
+import {
+  END_REASONS,
+  ERROR_CODES,
+  RULES_END_REASONS,
+  type ChaseJson,
+  type Claim,
+  type ClientFrame,
+  type ClockJson,
+  type Color,
+  type EndReason,
+  type ErrorCode,
+  type GameStatus,
+  type LobbySnapshot,
+  type Listing,
+  type MoveInfo,
+  type MoveWarningInfo,
+  type NumberedEvent,
+  type PlayerJson,
+  type PositionReply,
+  type PresenceSide,
+  type OfferKind,
+  type RoomOutcome,
+  type RulesOutcome,
+  type ServerMsg as WireServerMsg,
+  type SideStreaks,
+  type StateMsg,
+  type StreakJson,
+} from './protocol.gen';
+import { isVariant } from './variants';
 
-export type Color = 'white' | 'black';
+// Every message shape and closed vocabulary comes from the server's own
+// types: protocol.gen.ts is generated from them and checked by the
+// server's tests, so the decoders below stop type-checking when a field
+// changes on the server. The names here are the app's short aliases.
+export type { Color, GameStatus, MoveInfo, OfferKind, PositionReply, SideStreaks };
+export { END_REASONS, ERROR_CODES, ROOM_END_REASONS, type EndReason, type ErrorCode, type RoomEndReason } from './protocol.gen';
 export const COLORS: readonly Color[] = ['white', 'black'];
 export const opposite = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
-// The closed vocabularies (end reasons, error codes) come from the server's
-// own types: protocol.gen.ts is generated from them and checked by the
-// server's tests, so the two sides cannot drift apart.
-export { END_REASONS, ERROR_CODES, ROOM_END_REASONS, type EndReason, type ErrorCode, type RoomEndReason } from './protocol.gen';
+export type Outcome = RoomOutcome;
+export type ClaimKind = Claim;
+export type Streak = StreakJson;
+export type ChaseStreak = ChaseJson;
+export type Warning = MoveWarningInfo;
+export type Clock = ClockJson;
+export type Player = PlayerJson;
+export type Presence = PresenceSide;
+export type LobbyRoom = Listing;
+export type Lobby = LobbySnapshot;
 
-export interface Outcome {
-  winner: Color | null;
-  reason: EndReason;
-}
-export type ClaimKind = 'threefold_repetition' | 'fifty_moves';
-
-export interface Streak {
-  len: number;
-  limit: number;
-  pieces: string[];
-}
-export interface ChaseStreak extends Streak {
-  target: string;
-}
-export interface SideStreaks {
-  check: Streak;
-  chases: ChaseStreak[];
-}
-
-export interface GameStatus {
-  variant: VariantName;
-  fen: string;
-  turn: Color;
-  check: boolean;
-  legal_moves: string[];
-  san: string | null;
-  outcome: Outcome | null;
-  claimable: ClaimKind[];
-  wxf?: string | null;
-  counters?: { total_plies: number; progress_plies: number; effective_plies: number };
-  streaks?: Record<Color, SideStreaks>;
-}
-
-export interface MoveInfo {
-  uci: string;
-  san: string;
-  from: string;
-  to: string;
-  promotion: string | null;
-}
-
-export interface Warning {
-  uci: string;
-  outcome: Outcome | null;
-  loses: boolean;
-  forbidden: boolean;
-  check: Streak | null;
-  chases: ChaseStreak[];
-}
-
-export interface Clock {
-  white: number;
-  black: number;
-  running: Color | null;
-  initial: number;
-  increment: number;
-}
-
-export interface PositionReply {
-  status: GameStatus;
-  moves: MoveInfo[];
-  warnings: Warning[];
-}
-
-export interface Player {
-  seated: boolean;
-  connected: boolean;
-  ai: number | null;
-}
-export interface Presence {
-  connected: boolean;
-  claim_in: number | null;
-}
-export type OfferKind = 'draw' | 'takeback' | 'rematch';
-
-export interface RoomState {
-  v: number;
-  id: string;
-  variant: VariantName;
-  /** The single seat this connection holds; `null` for spectators and for two-seat (same-device) connections. */
-  you: Color | null;
-  /** Every seat this connection holds: [] spectator, [c] player, both for a same-device game. */
-  seats: Color[];
-  public: boolean;
-  ai_level: number | null;
-  state: 'waiting' | 'playing' | 'finished';
-  start_fen: string;
-  history: { uci: string; san: string }[];
-  status: GameStatus;
-  moves: MoveInfo[];
-  warnings: Warning[];
-  clock: Clock | null;
-  players: Record<Color, Player>;
-  offers: Record<OfferKind, Color | null>;
-  outcome: Outcome | null;
-  rematch: string | null;
-  presence: Record<Color, Presence>;
+/** A room's whole state as the client keeps it. */
+export type RoomState = StateMsg & {
   /** Local: when the clock values were received (performance.now()), for the countdown. */
   clockAt?: number;
-}
-
-export interface LobbyRoom {
-  id: string;
-  variant: VariantName;
-  clock: { initial: number; increment: number } | null;
-  open_color: Color;
-  created_at: number;
-  invite_url: string;
-}
-export interface Lobby {
-  counters: { players_online: number; games_playing: number; rooms_waiting: number };
-  rooms: LobbyRoom[];
-}
+};
 
 /** Messages a server sends on a room or lobby socket. */
-export type ServerMsg =
-  | { t: 'state'; d: RoomState }
-  | { t: 'seat'; d: { color: Color; token: string } }
-  | { t: 'ack'; d: { ply: number; v: number } }
-  | {
-      t: 'move';
-      v: number;
-      d: {
-        ply: number;
-        uci: string;
-        san: string;
-        by: Color;
-        status: GameStatus;
-        moves: MoveInfo[];
-        warnings: Warning[];
-        clock: Clock | null;
-      };
-    }
-  | { t: 'end'; v: number; d: { outcome: Outcome; clock: Clock | null } }
-  | {
-      t: 'takeback';
-      v: number;
-      d: { undone: number; ply: number; status: GameStatus; moves: MoveInfo[]; warnings: Warning[]; clock: Clock | null };
-    }
-  | { t: 'offer'; v: number; d: { kind: OfferKind; by: Color } }
-  | { t: 'decline'; v: number; d: { kind: OfferKind; by: Color } }
-  | { t: 'joined'; v: number; d: { color: Color; players: Record<Color, Player> } }
-  | { t: 'rematch'; v: number; d: { id: string } }
-  | { t: 'presence'; d: Record<Color, Presence> }
-  | { t: 'error'; d: { code: ErrorCode; message: string } }
-  | { t: 'pong' }
-  | { t: 'lobby'; d: Lobby };
+export type ServerMsg = Exclude<WireServerMsg, { t: 'state' }> | { t: 'state'; d: RoomState } | NumberedEvent;
 
-/** Messages the client sends on a room socket. */
-export type ClientMsg = ClientBody & {
-  /** Which held seat acts (a two-seat connection); default: the side to move, or the only seat held. */
-  as?: Color;
-};
-type ClientBody =
-  | { t: 'move'; d: { uci: string; ply: number } }
-  | { t: 'claim'; d: { claim: ClaimKind } }
-  | { t: 'sync'; d: { v: number } }
-  | {
-      t:
-        | 'resign'
-        | 'abort'
-        | 'draw_offer'
-        | 'draw_accept'
-        | 'draw_decline'
-        | 'takeback_offer'
-        | 'takeback_accept'
-        | 'takeback_decline'
-        | 'claim_victory'
-        | 'rematch_offer'
-        | 'rematch_accept'
-        | 'rematch_decline'
-        | 'ping';
-    };
+/** Messages the client sends on a room socket (`as`: which held seat acts, for a two-seat connection). */
+export type ClientMsg = ClientFrame;
 
 /** Why a frame was refused. */
 export class ProtocolError extends Error {
@@ -237,6 +113,14 @@ function parseStreak(x: unknown): Streak {
 }
 const parseChase = (x: unknown): ChaseStreak => ({ ...parseStreak(x), target: str(obj(x, 'chase').target, 'chase.target') });
 
+/** Decodes the rules' outcome inside a position: only the rules' own reasons. */
+function parseRulesOutcome(x: unknown): RulesOutcome {
+  const o = parseOutcome(x);
+  const reason = o.reason;
+  if (!(RULES_END_REASONS as readonly string[]).includes(reason)) throw new ProtocolError(`not a rules end reason: ${reason}`);
+  return { winner: o.winner, reason: reason as RulesOutcome['reason'] };
+}
+
 /** Decodes a GameStatus (the `chessplayx status` JSON). */
 export function parseStatus(x: unknown): GameStatus {
   const o = obj(x, 'status');
@@ -249,7 +133,7 @@ export function parseStatus(x: unknown): GameStatus {
     check: o.check === true,
     legal_moves: arr(o.legal_moves ?? [], 'legal_moves').map((m) => str(m, 'legal move')),
     san: nullable(o.san, (y) => str(y, 'san')),
-    outcome: nullable(o.outcome, parseOutcome),
+    outcome: nullable(o.outcome, parseRulesOutcome),
     claimable: arr(o.claimable ?? [], 'claimable').map((c) => {
       const k = str(c, 'claim');
       if (k !== 'threefold_repetition' && k !== 'fifty_moves') throw new ProtocolError(`unknown claim ${k}`);
@@ -293,7 +177,7 @@ export function parseWarning(x: unknown): Warning {
   const o = obj(x, 'warning');
   return {
     uci: str(o.uci, 'warning.uci'),
-    outcome: nullable(o.outcome, parseOutcome),
+    outcome: nullable(o.outcome, parseRulesOutcome),
     loses: o.loses === true,
     forbidden: o.forbidden === true,
     check: nullable(o.check, parseStreak),

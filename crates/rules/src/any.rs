@@ -73,6 +73,7 @@ pub struct PlayedMove {
 /// A legal move with what a board needs to show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MoveInfo {
     /// UCI coordinates.
     pub uci: String,
@@ -90,6 +91,7 @@ pub struct MoveInfo {
 /// streak, so a client can warn before it is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MoveWarningInfo {
     /// The move, in UCI coordinates.
     pub uci: String,
@@ -110,6 +112,8 @@ pub struct MoveWarningInfo {
 /// and of the server's position service. Field names are a public interface.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "GameStatusCore"))]
 pub struct GameStatus {
     /// `chess`, `horde`, `atomic` or `xiangqi`.
     pub variant: Variant,
@@ -127,14 +131,19 @@ pub struct GameStatus {
     pub outcome: Option<Outcome>,
     /// The draws the side to move may claim now.
     pub claimable: Vec<Claim>,
-    /// Xiangqi's extra fields, present only for Xiangqi.
+    /// Xiangqi's extra fields, present only for Xiangqi. (ts-rs cannot
+    /// flatten an `Option`: the server's TypeScript generator declares
+    /// `GameStatus` as this type's other fields and `Partial<XiangqiStatus>`,
+    /// and names that type where a message carries a status.)
     #[cfg_attr(feature = "serde", serde(flatten))]
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub xiangqi: Option<XiangqiStatus>,
 }
 
 /// The fields [`GameStatus`] adds for Xiangqi.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct XiangqiStatus {
     /// The last move in WXF notation; `null` before the first move.
     pub wxf: Option<String>,
@@ -148,6 +157,7 @@ pub struct XiangqiStatus {
 /// One side's running streaks, squares in UCI coordinates.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SideStreaks {
     /// The current run of consecutive checks (`len` 0 when none).
     pub check: StreakJson,
@@ -158,6 +168,7 @@ pub struct SideStreaks {
 /// A run of consecutive checks or chases.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StreakJson {
     /// Consecutive own moves in the run.
     pub len: u32,
@@ -170,6 +181,7 @@ pub struct StreakJson {
 /// A run of chases of one piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChaseJson {
     /// The square of the chased piece.
     pub target: String,

@@ -7,6 +7,7 @@ use core::ops::Not;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Color {
     /// The side that moves first (Red in Xiangqi).
     White = 0,
@@ -88,6 +89,7 @@ impl core::fmt::Display for Color {
 /// so a side can never be confused with another index.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ByColor<T> {
     /// White's value.
     pub white: T,

@@ -7,6 +7,8 @@ use crate::Color;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RulesEndReason"))]
 pub enum EndReason {
     /// The side to move is in check with no legal move.
     Checkmate,
@@ -83,6 +85,8 @@ impl core::fmt::Display for EndReason {
 /// The end of a game: a winner (or none, for a draw) and the reason.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "RulesOutcome"))]
 pub struct Outcome {
     /// The winner, or `None` for a draw.
     pub winner: Option<Color>,
@@ -120,6 +124,7 @@ impl Outcome {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Claim {
     /// The current position has occurred at least three times.
     ThreefoldRepetition,

@@ -28,7 +28,7 @@ const PUSH_EVERY: Duration = Duration::from_millis(250);
 const MAX_LISTED: usize = 100;
 
 /// An open public room as the lobby lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub(crate) struct Listing {
     pub(crate) id: String,
     pub(crate) variant: Variant,

@@ -17,7 +17,7 @@ pub use ts::typescript;
 
 /// A message from a client. Unit variants accept `{"t": "resign"}` with
 /// or without `d`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ts_rs::TS)]
 #[serde(tag = "t", content = "d", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// Play `uci`, expecting `ply` plies to have been played before it.
@@ -147,9 +147,11 @@ pub(crate) struct ClientFrame {
     pub(crate) msg: ClientMsg,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ts_rs::TS)]
+#[ts(rename = "ClientSeat")]
 struct RawAs {
     #[serde(default, rename = "as")]
+    #[ts(optional)]
     seat: Option<Color>,
 }
 
@@ -179,16 +181,17 @@ impl ClientFrame {
 }
 
 /// The end of a room's game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct RoomOutcome {
     /// `None`: a draw or an abort.
     pub winner: Option<Color>,
     /// Why.
+    #[ts(type = "EndReason")]
     pub reason: EndReason,
 }
 
 /// The clocks as sent: remaining ms at the moment of sending.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ClockJson {
     /// White's remaining time.
     pub white: u64,
@@ -203,7 +206,7 @@ pub struct ClockJson {
 }
 
 /// A player's seat as others see it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct PlayerJson {
     /// Someone holds the seat.
     pub seated: bool,
@@ -214,7 +217,7 @@ pub struct PlayerJson {
 }
 
 /// One side's connection status and disconnect countdown.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct PresenceSide {
     /// At least one open connection (or the AI).
     pub connected: bool,
@@ -224,7 +227,7 @@ pub struct PresenceSide {
 }
 
 /// Standing offers: the colour that made each.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Offers {
     /// A draw offer.
     pub draw: Option<Color>,
@@ -235,7 +238,7 @@ pub struct Offers {
 }
 
 /// What an offer is about.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum OfferKind {
     /// A draw.
@@ -247,7 +250,7 @@ pub enum OfferKind {
 }
 
 /// A move in the history.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct HistoryMove {
     /// UCI.
     pub uci: String,
@@ -255,8 +258,21 @@ pub struct HistoryMove {
     pub san: String,
 }
 
+/// The body of `POST /api/position`: a position and what may be played
+/// from it.
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
+pub(crate) struct PositionReply {
+    /// The position.
+    #[ts(type = "GameStatus")]
+    pub(crate) status: GameStatus,
+    /// Legal moves with notation.
+    pub(crate) moves: Vec<MoveInfo>,
+    /// Xiangqi warnings.
+    pub(crate) warnings: Vec<MoveWarningInfo>,
+}
+
 /// `state`: the whole room.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct StateMsg<'a> {
     /// The last event included.
     pub v: u64,
@@ -280,6 +296,7 @@ pub struct StateMsg<'a> {
     /// Moves played.
     pub history: &'a [HistoryMove],
     /// The current position.
+    #[ts(type = "GameStatus")]
     pub status: &'a GameStatus,
     /// Legal moves with notation.
     pub moves: &'a [MoveInfo],
@@ -300,7 +317,7 @@ pub struct StateMsg<'a> {
 }
 
 /// `move` event.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct MoveEvent<'a> {
     /// The move's index.
     pub ply: u32,
@@ -311,6 +328,7 @@ pub struct MoveEvent<'a> {
     /// The mover.
     pub by: Color,
     /// The position after it.
+    #[ts(type = "GameStatus")]
     pub status: &'a GameStatus,
     /// Legal moves after it.
     pub moves: &'a [MoveInfo],
@@ -321,7 +339,7 @@ pub struct MoveEvent<'a> {
 }
 
 /// `end` event.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct EndEvent {
     /// How it ended.
     pub outcome: RoomOutcome,
@@ -330,13 +348,14 @@ pub struct EndEvent {
 }
 
 /// `takeback` event.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct TakebackEvent<'a> {
     /// Plies removed.
     pub undone: u32,
     /// Plies left.
     pub ply: u32,
     /// The position now.
+    #[ts(type = "GameStatus")]
     pub status: &'a GameStatus,
     /// Legal moves now.
     pub moves: &'a [MoveInfo],
@@ -347,7 +366,7 @@ pub struct TakebackEvent<'a> {
 }
 
 /// `offer` and `decline` events.
-#[derive(Copy, Clone, Debug, Serialize)]
+#[derive(Copy, Clone, Debug, Serialize, ts_rs::TS)]
 pub struct OfferEvent {
     /// What about.
     pub kind: OfferKind,
@@ -356,7 +375,7 @@ pub struct OfferEvent {
 }
 
 /// `joined` event.
-#[derive(Copy, Clone, Debug, Serialize)]
+#[derive(Copy, Clone, Debug, Serialize, ts_rs::TS)]
 pub struct JoinedEvent {
     /// The seat taken.
     pub color: Color,
@@ -365,14 +384,14 @@ pub struct JoinedEvent {
 }
 
 /// `rematch` event.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct RematchEvent<'a> {
     /// The new room.
     pub id: &'a str,
 }
 
 /// `seat` message.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct SeatMsg<'a> {
     /// The seat taken.
     pub color: Color,
@@ -381,7 +400,7 @@ pub struct SeatMsg<'a> {
 }
 
 /// `ack` message.
-#[derive(Copy, Clone, Debug, Serialize)]
+#[derive(Copy, Clone, Debug, Serialize, ts_rs::TS)]
 pub struct AckMsg {
     /// The acknowledged move's `ply`.
     pub ply: u32,
@@ -390,9 +409,10 @@ pub struct AckMsg {
 }
 
 /// `error` message.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct ErrorMsg<'a> {
     /// Machine-readable code.
+    #[ts(type = "ErrorCode")]
     pub code: ErrorCode,
     /// Human-readable text.
     pub message: &'a str,
@@ -400,7 +420,7 @@ pub struct ErrorMsg<'a> {
 
 /// A message the server sends that is not a room event (no `v`): its
 /// type is the variant's snake_case name (`t`), its data `d`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 #[serde(tag = "t", content = "d", rename_all = "snake_case")]
 pub(crate) enum ServerMsg<'a> {
     /// The whole room.
@@ -420,7 +440,7 @@ pub(crate) enum ServerMsg<'a> {
 }
 
 /// A room event: what changes the game, numbered by the room (`v`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 #[serde(tag = "t", content = "d", rename_all = "snake_case")]
 pub(crate) enum Event<'a> {
     /// A move.
@@ -448,7 +468,7 @@ struct Numbered<'a> {
 }
 
 /// The lobby's counters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub(crate) struct LobbyCounters {
     /// Open WebSocket connections.
     pub(crate) players_online: usize,
@@ -459,7 +479,7 @@ pub(crate) struct LobbyCounters {
 }
 
 /// The lobby message's data (also the body of `GET /api/lobby`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub(crate) struct LobbySnapshot<'a> {
     /// The counters.
     pub(crate) counters: LobbyCounters,

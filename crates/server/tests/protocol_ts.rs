@@ -24,4 +24,14 @@ fn the_web_protocol_file_matches_the_rust_types() {
         assert!(on_disk.contains(&format!("\"{code}\"")), "{code}");
     }
     assert!(on_disk.contains("\"timeout_vs_insufficient_material\""));
+    // And the message shapes, in both directions.
+    for shape in [
+        "export type StateMsg = ",
+        "export type ServerMsg = ",
+        "export type ClientMsg = ",
+        "export type NumberedEvent = ",
+        "export type GameStatus = ",
+    ] {
+        assert!(on_disk.contains(shape), "{shape}");
+    }
 }

@@ -15,6 +15,7 @@ use crate::{Color, EndReason, Outcome};
 /// The three draw counters of §6, as they stand after the last ply.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Counters {
     /// Plies since the game's start: the FEN's plies plus those played
     /// (Moves rule).

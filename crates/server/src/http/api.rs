@@ -14,10 +14,13 @@ use axum::{
     routing::{any, get, post},
 };
 use chessplayx_engine::Level;
-use chessplayx_rules::{AnyGame, GameStatus, MoveInfo, MoveWarningInfo, ReplayError, Variant};
+use chessplayx_rules::{AnyGame, ReplayError, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::{AppState, bot::AiError, bot::AiRequest, error::ApiError};
+use crate::{
+    AppState, bot::AiError, bot::AiRequest, error::ApiError,
+    protocol::PositionReply as PositionResponse,
+};
 
 /// The most moves a position request may carry.
 const MAX_MOVES: usize = 1_000;
@@ -77,13 +80,6 @@ pub(super) struct PositionRequest {
     fen: Option<String>,
     #[serde(default)]
     moves: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct PositionResponse {
-    status: GameStatus,
-    moves: Vec<MoveInfo>,
-    warnings: Vec<MoveWarningInfo>,
 }
 
 /// Replays a request's moves off the async workers (a long Xiangqi game

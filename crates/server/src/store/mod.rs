@@ -134,7 +134,8 @@ pub enum StoreError {
 
 /// Where a room is in its life. Stored as `waiting`, `playing`,
 /// `finished`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[ts(rename = "RoomStage")]
 #[serde(rename_all = "snake_case")]
 pub enum RoomState {
     /// A seat is still free.
@@ -167,7 +168,7 @@ impl RoomState {
 }
 
 /// A time control in milliseconds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
 pub struct ClockConfig {
     /// Each side's starting time.
     pub initial: u64,
