@@ -3,40 +3,13 @@ import './style.css';
 import * as api from './api';
 import { go, h } from './dom';
 import { home } from './home';
+import { analysisPage } from './analysis/page';
 import { LANGS, LANG_NAMES, initLang, lang, onLangChange, setLang, t, type Lang } from './i18n';
 import { roomPage } from './room';
 import { rulesIndex, rulesPage } from './rules';
 import { applyPrefs, settingsMenu, watchSystemScheme } from './settings';
 import { unlockAudioOnGesture } from './sound';
 import { isVariant } from './variants';
-
-/**
- * The analysis page lives in src/analysis/ (written on its own branch): it
- * is routed once that file exists, and until then `/analysis/<id>` says so.
- */
-const analysisModules = import.meta.glob<{ analysisPage: (id: string) => Page }>('./analysis/page.ts');
-
-function analysisRoute(id: string): Page {
-  const load = analysisModules['./analysis/page.ts'];
-  const el = h('div', { class: 'analysis-loading' }, h('p', { 'aria-live': 'polite' }, t('round.loading')));
-  let inner: Page | null = null;
-  let gone = false;
-  if (!load) el.replaceChildren(h('h1', {}, t('analysis.unavailable')), h('p', {}, h('a', { href: '/' }, t('act.home'))));
-  else
-    void load().then((m) => {
-      if (gone) return;
-      inner = m.analysisPage(id);
-      el.replaceChildren(inner.el);
-    });
-  return {
-    el,
-    title: t('act.analyse'),
-    destroy: () => {
-      gone = true;
-      inner?.destroy?.();
-    },
-  };
-}
 
 /** A mounted page: `destroy` stops its timers and sockets. */
 export interface Page {
@@ -57,7 +30,7 @@ function route(): Page {
   if ((m = /^\/r\/([\w-]+)$/.exec(path)) && m[1]) return roomPage(m[1], new URLSearchParams(location.search).get('invite'));
   if ((m = /^\/rules\/(\w+)$/.exec(path)) && isVariant(m[1])) return rulesPage(m[1]);
   if (path === '/rules' || path === '/rules/') return rulesIndex();
-  if ((m = /^\/analysis\/([\w-]+)$/.exec(path)) && m[1]) return analysisRoute(m[1]);
+  if ((m = /^\/analysis\/([\w-]+)$/.exec(path)) && m[1]) return analysisPage(m[1]);
   return home();
 }
 

@@ -21,7 +21,7 @@ use std::cell::RefCell;
 use chessplayx_engine::{EngineGame, EngineSearcher, Level, SearchLimits, SearchOptions};
 use chessplayx_rules::{AnyGame, Variant};
 use rand::Rng as _;
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot};
 
 /// A position to search: a copy of the room's game record (so the engine
 /// sees the history for repetitions, without replaying the moves from
@@ -104,10 +104,29 @@ struct Counters {
     sched_idle: AtomicBool,
 }
 
+/// Which queue a job of [`AiPool::run`] waits in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Priority {
+    /// A move someone waits for (AI seats, `/api/ai-move`, `/api/eval`):
+    /// first come, first served.
+    Interactive,
+    /// Work nobody waits for move by move (game analysis): takes a slot
+    /// only when no interactive job is waiting, so analyses never delay a
+    /// game's AI move by more than the job already running.
+    Background,
+}
+
+/// How often a background job looks for a free slot without being told
+/// (a slot freed by a job is announced at once; this is a safety net).
+const BACKGROUND_POLL: Duration = Duration::from_millis(50);
+
 /// The bounded pool of searches.
 #[derive(Clone)]
 pub struct AiPool {
     permits: Arc<Semaphore>,
+    /// Told each time a job gives its slot back (background jobs wait
+    /// for it).
+    freed: Arc<Notify>,
     threads: usize,
     jobs: std_mpsc::Sender<Job>,
     counters: Arc<Counters>,
@@ -226,6 +245,7 @@ impl AiPool {
         }
         Self {
             permits: Arc::new(Semaphore::new(threads)),
+            freed: Arc::new(Notify::new()),
             threads,
             jobs,
             counters,
@@ -265,36 +285,109 @@ impl AiPool {
         queue_deadline: Option<tokio::time::Instant>,
         stop: Arc<AtomicBool>,
     ) -> AiOutcome {
-        let acquire = Arc::clone(&self.permits).acquire_owned();
+        let picker = Arc::clone(&self.picker);
+        let best = self
+            .run(Priority::Interactive, queue_deadline, move || {
+                let deadline = think.map(|t| Instant::now() + t);
+                picker(&req, deadline, &stop)
+            })
+            .await?;
+        best.ok_or(AiError::NoMove)
+    }
+
+    /// Runs `job` on one of the pool's threads once a slot is free,
+    /// waiting in the queue of `priority` until `queue_deadline` (for ever
+    /// when `None`). The job must bound its own time (a search deadline):
+    /// it holds one of the few slots while it runs. It counts in
+    /// [`AiStats`] as a search.
+    ///
+    /// # Errors
+    ///
+    /// [`AiError::Busy`] when no slot freed up in time, [`AiError::Failed`]
+    /// when the job panicked or the pool has stopped.
+    pub(crate) async fn run<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        queue_deadline: Option<tokio::time::Instant>,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, AiError> {
+        let wait = async {
+            match priority {
+                Priority::Interactive => Arc::clone(&self.permits)
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| AiError::Failed),
+                Priority::Background => Ok(self.background_slot().await),
+            }
+        };
         let permit = match queue_deadline {
-            Some(deadline) => tokio::time::timeout_at(deadline, acquire)
+            Some(deadline) => tokio::time::timeout_at(deadline, wait)
                 .await
                 .map_err(|_| AiError::Busy)?,
-            None => acquire.await,
-        }
-        .map_err(|_| AiError::Failed)?;
-        let picker = Arc::clone(&self.picker);
+            None => wait.await,
+        }?;
         let counters = Arc::clone(&self.counters);
+        let freed = Arc::clone(&self.freed);
         let (reply, answer) = oneshot::channel();
         // A permit is held for each job handed over, and there are as many
         // permits as threads, so a job never waits for a thread.
         let job: Job = Box::new(move || {
-            let _permit = permit;
             let started = Instant::now();
-            let deadline = think.map(|t| started + t);
-            let best = picker(&req, deadline, &stop);
+            let out = job();
             let spent = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
             counters.busy_us.fetch_add(spent, Ordering::Relaxed);
             counters.searches.fetch_add(1, Ordering::Relaxed);
-            let _gone = reply.send(best);
+            drop(permit);
+            freed.notify_waiters();
+            let _gone = reply.send(out);
         });
         self.jobs.send(job).map_err(|_| AiError::Failed)?;
-        match answer.await {
-            Ok(Some(uci)) => Ok(uci),
-            Ok(None) => Err(AiError::NoMove),
-            Err(_) => Err(AiError::Failed),
+        answer.await.map_err(|_| AiError::Failed)
+    }
+
+    /// A slot for a background job: taken only when it is free with
+    /// nobody queued for it. The semaphore hands a released permit to its
+    /// queued (interactive) waiters first, so `try_acquire` succeeds only
+    /// when none is waiting: the background job goes after all of them.
+    async fn background_slot(&self) -> OwnedSemaphorePermit {
+        loop {
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            // Registered before trying, so a slot freed in between wakes it.
+            freed.as_mut().enable();
+            if let Ok(permit) = Arc::clone(&self.permits).try_acquire_owned() {
+                return permit;
+            }
+            let _either = tokio::time::timeout(BACKGROUND_POLL, freed).await;
         }
     }
+}
+
+/// Runs `f` with this pool thread's engine tables for `variant` at
+/// `hash_mb` MiB, cleared first (each search starts fresh) but kept
+/// allocated between searches (see [`TABLES`]). Only for jobs running on
+/// the pool's threads ([`AiPool::run`]).
+pub(crate) fn with_tables<T>(
+    variant: Variant,
+    hash_mb: usize,
+    f: impl FnOnce(&mut EngineSearcher) -> T,
+) -> T {
+    TABLES.with(|cell| {
+        let mut tables = cell.borrow_mut();
+        match &mut *tables {
+            Some((v, h, searcher)) if *v == variant && *h == hash_mb => {
+                searcher.clear();
+                f(searcher)
+            }
+            _ => {
+                // Free the old tables before taking the new ones.
+                *tables = None;
+                let (_, _, searcher) =
+                    tables.insert((variant, hash_mb, EngineSearcher::new(hash_mb)));
+                f(searcher)
+            }
+        }
+    })
 }
 
 /// The engine as a [`Picker`]: takes the room's game record as the
@@ -322,19 +415,7 @@ pub fn engine_picker() -> Picker {
                 stop: Some(Arc::clone(stop)),
                 deadline: Some(deadline),
             };
-            TABLES.with(|cell| {
-                let mut tables = cell.borrow_mut();
-                let reuse = matches!(&*tables, Some((v, h, _)) if *v == variant && *h == hash_mb);
-                if reuse {
-                    if let Some((_, _, searcher)) = tables.as_mut() {
-                        searcher.clear();
-                    }
-                } else {
-                    // Free the old tables before taking the new ones.
-                    *tables = None;
-                    *tables = Some((variant, hash_mb, EngineSearcher::new(hash_mb)));
-                }
-                let (_, _, searcher) = tables.as_mut()?;
+            with_tables(variant, hash_mb, |searcher| {
                 searcher
                     .search(&game, &SearchLimits::default(), options, &mut |_| {})
                     .best_move
@@ -383,6 +464,52 @@ mod tests {
                 game.fen()
             );
         }
+    }
+
+    /// With the one slot taken, a background job queued first still goes
+    /// after an interactive job queued later.
+    #[tokio::test]
+    async fn background_jobs_go_after_waiting_interactive_ones() {
+        let pool = AiPool::new(1, 0, false, engine_picker());
+        let (hold, release) = std::sync::mpsc::channel::<()>();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let busy = tokio::spawn({
+            let pool = pool.clone();
+            async move {
+                pool.run(Priority::Interactive, None, move || {
+                    let _released = release.recv();
+                })
+                .await
+            }
+        });
+        while pool.stats().running == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let queue = |priority, name: &'static str| {
+            let pool = pool.clone();
+            let order = Arc::clone(&order);
+            tokio::spawn(async move {
+                pool.run(priority, None, move || {
+                    order
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(name);
+                })
+                .await
+            })
+        };
+        let background = queue(Priority::Background, "background");
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        let interactive = queue(Priority::Interactive, "interactive");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        hold.send(()).unwrap();
+        for task in [busy, background, interactive] {
+            task.await.unwrap().unwrap();
+        }
+        let order = order
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        assert_eq!(*order, ["interactive", "background"]);
     }
 
     #[test]

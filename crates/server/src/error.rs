@@ -22,6 +22,9 @@ pub enum ApiError {
     /// A move of the list is malformed, illegal or after the end.
     #[error("{0}")]
     BadMove(String),
+    /// An imported text is not a readable PGN (the message says where).
+    #[error("{0}")]
+    BadPgn(String),
     /// The position has ended, so there is nothing to do.
     #[error("{0}")]
     GameOver(String),
@@ -63,6 +66,7 @@ impl ApiError {
             Self::BadRequest(_) => "bad_request",
             Self::BadFen(_) => "bad_fen",
             Self::BadMove(_) => "bad_move",
+            Self::BadPgn(_) => "bad_pgn",
             Self::GameOver(_) => "game_over",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
@@ -79,7 +83,9 @@ impl ApiError {
     #[must_use]
     pub const fn status(&self) -> StatusCode {
         match self {
-            Self::BadRequest(_) | Self::BadFen(_) | Self::BadMove(_) => StatusCode::BAD_REQUEST,
+            Self::BadRequest(_) | Self::BadFen(_) | Self::BadMove(_) | Self::BadPgn(_) => {
+                StatusCode::BAD_REQUEST
+            }
             Self::GameOver(_) => StatusCode::CONFLICT,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -126,6 +132,30 @@ impl From<axum::extract::rejection::JsonRejection> for ApiError {
     }
 }
 
+/// An import that failed: its syntax (`bad_pgn`), its position
+/// (`bad_fen`) or a move (`bad_move`), the message saying where.
+impl From<crate::analysis::ImportError> for ApiError {
+    fn from(e: crate::analysis::ImportError) -> Self {
+        use crate::analysis::ImportError as E;
+        match e {
+            E::Fen(_) => Self::BadFen(e.to_string()),
+            E::Move(_) => Self::BadMove(e.to_string()),
+            E::Empty | E::Pgn(_) | E::UnknownVariant(_) | E::XiangqiPgn => {
+                Self::BadPgn(e.to_string())
+            }
+        }
+    }
+}
+
+/// Too many analyses running: the pool is saturated (503).
+impl From<crate::analysis::StartError> for ApiError {
+    fn from(e: crate::analysis::StartError) -> Self {
+        match e {
+            crate::analysis::StartError::Busy => Self::Unavailable,
+        }
+    }
+}
+
 /// A request to a WebSocket endpoint that is not a WebSocket handshake.
 impl From<axum::extract::ws::rejection::WebSocketUpgradeRejection> for ApiError {
     fn from(rejection: axum::extract::ws::rejection::WebSocketUpgradeRejection) -> Self {
@@ -159,6 +189,7 @@ mod tests {
             ApiError::BadRequest(String::new()),
             ApiError::BadFen(String::new()),
             ApiError::BadMove(String::new()),
+            ApiError::BadPgn(String::new()),
             ApiError::GameOver(String::new()),
             ApiError::NotFound,
             ApiError::MethodNotAllowed,

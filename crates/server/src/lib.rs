@@ -12,6 +12,7 @@
 //!   (`store/`), before it is acknowledged or broadcast;
 //! - AI searches run on a bounded pool of low-priority threads (`bot.rs`).
 
+mod analysis;
 mod bot;
 mod config;
 mod error;
@@ -92,6 +93,7 @@ impl AppState {
                 config.ai_sched_idle,
                 picker,
             ),
+            analyses: analysis::Analyses::default(),
             room_limit: PerIp::new(config.room_rate_per_minute),
             lobby: Lobby::start(Arc::clone(&connections)),
             registry: Registry::default(),

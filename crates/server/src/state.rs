@@ -3,7 +3,8 @@
 use std::sync::{Arc, atomic::AtomicUsize};
 
 use crate::{
-    bot::AiPool, config::Config, lobby::Lobby, ratelimit::PerIp, room::Registry, store::Store,
+    analysis::Analyses, bot::AiPool, config::Config, lobby::Lobby, ratelimit::PerIp,
+    room::Registry, store::Store,
 };
 
 /// The server's shared state: configuration, store, rooms, lobby, AI
@@ -16,6 +17,8 @@ pub(crate) struct Shared {
     pub(crate) registry: Registry,
     pub(crate) lobby: Lobby,
     pub(crate) ai: AiPool,
+    /// Game analyses in memory (running and finished).
+    pub(crate) analyses: Analyses,
     /// Open WebSocket connections (lobby and rooms).
     pub(crate) connections: Arc<AtomicUsize>,
     pub(crate) room_limit: PerIp,

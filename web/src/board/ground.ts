@@ -6,6 +6,7 @@
 import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type { Config } from 'chessgroundx/config';
+import type { DrawShape } from 'chessgroundx/draw';
 import { premove } from 'chessgroundx/premove';
 import type * as cg from 'chessgroundx/types';
 import 'chessgroundx/assets/chessground.base.css';
@@ -163,6 +164,22 @@ export class Board {
       .map((s) => squareToKey(s, this.opts.variant.dims))
       .filter((k): k is NonNullable<typeof k> => !!k) as cg.Key[];
     if (keys.length) this.api.explode(keys);
+  }
+
+  /**
+   * Draws arrows over the board (engine suggestions), replacing the last
+   * ones; an empty list clears them. Brushes are chessground's (`green`,
+   * `blue`, `paleBlue`, …).
+   */
+  arrows(list: readonly { from: string; to: string; brush: string }[]): void {
+    const dims = this.opts.variant.dims;
+    const shapes: DrawShape[] = [];
+    for (const a of list) {
+      const orig = squareToKey(a.from, dims) as cg.Key | undefined;
+      const dest = squareToKey(a.to, dims) as cg.Key | undefined;
+      if (orig && dest) shapes.push({ orig, dest, brush: a.brush });
+    }
+    this.api.setAutoShapes(shapes);
   }
 
   /** Removes the board. */

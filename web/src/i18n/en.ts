@@ -217,7 +217,6 @@ export const en = {
   'act.close': 'Close',
   'act.newGame': 'New game',
   'act.analyse': 'Analyse',
-  'analysis.unavailable': 'The analysis board is not available on this server yet.',
   'home.startOf': 'Start position of {game}',
   'home.ai.help': 'Play the engine at the strength you choose; it answers at once.',
   'home.friend.help': 'Create a room and send the link; or list it in the lobby for anyone.',

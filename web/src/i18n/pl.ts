@@ -229,7 +229,6 @@ export const pl: Messages = {
   'act.close': 'Zamknij',
   'act.newGame': 'Nowa partia',
   'act.analyse': 'Analizuj',
-  'analysis.unavailable': 'Plansza analizy nie jest jeszcze dostępna na tym serwerze.',
   'home.startOf': 'Pozycja początkowa: {game}',
   'home.ai.help': 'Graj z silnikiem o wybranej sile; odpowiada od razu.',
   'home.friend.help': 'Utwórz pokój i wyślij link albo wystaw go w poczekalni dla wszystkich.',

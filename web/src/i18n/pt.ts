@@ -219,7 +219,6 @@ export const pt: Messages = {
   'act.close': 'Fechar',
   'act.newGame': 'Nova partida',
   'act.analyse': 'Analisar',
-  'analysis.unavailable': 'O tabuleiro de análise ainda não está disponível neste servidor.',
   'home.startOf': 'Posição inicial de {game}',
   'home.ai.help': 'Jogue contra o motor na força que escolher; ele responde na hora.',
   'home.friend.help': 'Crie uma sala e envie o link, ou liste-a no saguão para qualquer um.',

@@ -219,7 +219,6 @@ export const vi: Messages = {
   'act.close': 'Đóng',
   'act.newGame': 'Ván mới',
   'act.analyse': 'Phân tích',
-  'analysis.unavailable': 'Máy chủ này chưa có bàn phân tích.',
   'home.startOf': 'Thế cờ ban đầu của {game}',
   'home.ai.help': 'Chơi với máy ở sức cờ bạn chọn; máy trả lời ngay.',
   'home.friend.help': 'Tạo phòng rồi gửi đường dẫn; hoặc đưa phòng lên sảnh cho mọi người.',

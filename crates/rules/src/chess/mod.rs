@@ -35,6 +35,7 @@ mod board;
 mod movegen;
 mod moves;
 mod pgn;
+mod pgn_read;
 mod position;
 mod record;
 mod role;
@@ -53,6 +54,9 @@ pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use moves::Move;
 pub use pgn::{PgnTagError, PgnTags, write_pgn_movetext, write_pgn_tag};
+pub use pgn_read::{
+    MAX_PGN_LEN, MAX_PGN_MOVES, ParsePgnError, PgnGame, PgnMove, PgnReplayError, TextPos,
+};
 pub use position::{AtomicChess, Chess, FenError, HordeChess, Position, PositionError};
 pub use record::{
     AtomicGame, ChessGame, ClaimError, FIFTY_MOVES_PLIES, FIVEFOLD, HordeGame, PlayError,

@@ -84,7 +84,7 @@ pub(super) struct PositionRequest {
 
 /// Replays a request's moves off the async workers (a long Xiangqi game
 /// costs milliseconds).
-async fn replay(req: PositionRequest) -> Result<AnyGame, ApiError> {
+pub(super) async fn replay(req: PositionRequest) -> Result<AnyGame, ApiError> {
     if req.moves.len() > MAX_MOVES {
         return Err(ApiError::BadRequest(format!(
             "at most {MAX_MOVES} moves, got {}",

@@ -1,6 +1,7 @@
 //! The HTTP side: the JSON API (one router per resource) and the web
 //! app's static files.
 
+mod analysis;
 mod api;
 mod rooms;
 mod web;
@@ -18,6 +19,7 @@ pub(crate) const MAX_BODY: usize = 64 * 1024;
 /// than the web app's page.
 pub(crate) fn router(state: &AppState) -> Router<AppState> {
     Router::new()
+        .merge(analysis::router())
         .merge(api::router())
         .merge(rooms::router())
         .merge(web::router(&state.0.config.web_dir))
