@@ -62,14 +62,11 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       assert(dl.suggestedFilename().endsWith('.pgn'), `the dialog downloads the game: ${dl.suggestedFilename()}`);
       // "Analyse" asks the server for an analysis of this room and opens its page
       const room = new URL(page.url()).pathname.split('/').pop();
-      let asked = null;
-      await page.route('**/api/analysis', async (route) => {
-        asked = route.request().postDataJSON();
-        await route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify({ id: 'an-e2e-1', total: 5 }) });
-      });
+      const posted = page.waitForRequest((r) => r.url().endsWith('/api/analysis') && r.method() === 'POST');
       await page.click('#rd-analyse');
-      await page.waitForURL(/\/analysis\/an-e2e-1$/);
-      assert(JSON.stringify(asked) === JSON.stringify({ room }), `POST /api/analysis {"room": id}: ${JSON.stringify(asked)}`);
+      assert(JSON.stringify((await posted).postDataJSON()) === JSON.stringify({ room }), 'POST /api/analysis {"room": id}');
+      await page.waitForURL(/\/analysis\/[\w-]+$/);
+      await page.waitForSelector('.analysis h1');
       // back on the game: it was over when the page opened, so no dialog, the panel says the result
       await page.goBack();
       await page.waitForSelector('.result');

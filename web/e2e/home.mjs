@@ -2,8 +2,7 @@
 // cards with a preview of each start position (aligned), the last game
 // remembered, the three ways to play, the live table of open rooms, saved
 // games as small boards (continue, delete) and the import of a PGN or FEN.
-// /api/import belongs to the analysis work: until the server has it, the
-// tests answer it in the browser with the contract's shapes.
+// /api/import and /api/analysis are the real server's.
 import { DESKTOP, PHONE } from './layout.mjs';
 import { assert, box, pieceOn, sideScroll, typeMove, waitPlies } from './page.mjs';
 
@@ -94,14 +93,11 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
       assert((await pieceOn(page, 'e4')) === 'white p-piece', 'the game goes on');
       // "Analyse" asks the server to analyse that room's game, then opens the analysis page
       await page.goto(base);
-      let asked = null;
-      await page.route('**/api/analysis', async (route) => {
-        asked = route.request().postDataJSON();
-        await route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify({ id: 'an-saved', total: 2 }) });
-      });
+      const posted = page.waitForRequest((r) => r.url().endsWith('/api/analysis') && r.method() === 'POST');
       await page.click('.saved-game .saved-analyse');
-      await page.waitForURL(/\/analysis\/an-saved$/);
-      assert(JSON.stringify(asked) === JSON.stringify({ room: id }), `POST /api/analysis {"room": id}: ${JSON.stringify(asked)}`);
+      assert(JSON.stringify((await posted).postDataJSON()) === JSON.stringify({ room: id }), 'POST /api/analysis {"room": id}');
+      await page.waitForURL(/\/analysis\/[\w-]+$/);
+      await page.waitForSelector('.analysis h1');
       await page.goto(base);
       await page.click('.saved-game button:has-text("Delete")');
       assert((await page.locator('.saved-game').count()) === 0, 'deleted from the list');
@@ -119,30 +115,15 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
     test(`import at ${size} size: a PGN read by the server, played on against the computer; a bad one says what and where`, async () => {
       const page = await newPage({ viewport: vp });
       const asked = [];
-      await page.route('**/api/import', async (route) => {
-        const body = route.request().postDataJSON();
-        asked.push(body);
-        if (body.text.includes('Nf9'))
-          return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'bad_pgn', message: "line 3, column 14: 'Nf9' is not a move" } }) });
-        // the contract's answer for 1. e4 e5 2. Nf3
-        return route.fulfill({
-          status: 200,
-          contentType: 'application/json',
-          body: JSON.stringify({
-            variant: 'chess',
-            fen: null,
-            moves: ['e2e4', 'e7e5', 'g1f3'],
-            sans: ['e4', 'e5', 'Nf3'],
-            headers: { White: 'Ann', Black: 'Bob' },
-            status: { variant: 'chess', fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2', turn: 'black', check: false, legal_moves: [], san: 'Nf3', outcome: null, claimable: [] },
-          }),
-        });
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/import')) asked.push(r.postDataJSON());
       });
       await page.goto(base);
       await page.fill('#import-text', '[White "Ann"]\n[Black "Bob"]\n\n1. e4 Nf9');
       await page.click('#import-read');
       await page.waitForSelector('#import-error');
-      assert((await page.textContent('#import-error')) === "line 3, column 14: 'Nf9' is not a move", `the server's message: ${await page.textContent('#import-error')}`);
+      const msg = await page.textContent('#import-error');
+      assert(msg.startsWith("line 4, column 7: 'Nf9' is not a move"), `the server's message, with the place: ${msg}`);
       const err = await box(page, '#import-error');
       assert(err && err.right <= vp.width, 'the message inside the page');
       await shot(page, `${size}-import-error`);
