@@ -48,6 +48,11 @@ export function tourTests({ test, newPage, base, shot, startLocal, axe }) {
       await page.waitForSelector('#typed-move');
       await typeMove(page, 'e4');
       await seen('ai-game', '.pbar-top .pname');
+      // the analysis of that game, as "Analyse" opens it
+      const room = new URL(page.url()).pathname.split('/').pop();
+      const { id } = await page.evaluate(async (r) => (await fetch('/api/analysis', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ room: r }) })).json(), room);
+      await page.goto(`${base}/analysis/${id}`);
+      await seen('analysis-game', '.an-board cg-board piece');
       await page.context().close();
     });
 
