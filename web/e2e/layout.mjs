@@ -115,6 +115,15 @@ export function layoutTests({ test, newPage, base, shot, axe }) {
       await page.mouse.wheel(0, 100);
       await page.waitForFunction(() => document.querySelector('ol.moves .current')?.textContent === 'exd5');
       await shot(page, `${size}-chess-moves`);
+      // Horde: 28 more pawns for White, drawn as a count on one line; Black is 3 points up
+      await page.goto(`${base}/?game=horde`);
+      await page.click('#start-local');
+      await page.waitForSelector('#typed-move');
+      const white = await page.textContent('.pbar-bottom .material .captured');
+      const black = await page.textContent('.pbar-top .material .diff');
+      assert(white === '♟×28' && black === '+3', `Horde material: White "${white}", Black "${black}"`);
+      const bar = await box(page, '.pbar-bottom .pinfo');
+      assert(bar.h < 40, `one line (${bar.h} px)`);
       await page.context().close();
     });
 

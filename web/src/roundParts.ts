@@ -42,7 +42,8 @@ function materialLine(v: VariantInfo, c: Color, fen: string): HTMLElement {
   // Xiangqi pieces as the board draws them: characters, or the Western letters of the setting
   const xq = prefs().glyphs === 'western' ? 2 : captured === 'white' ? 0 : 1;
   const glyph = (role: string): string => (v.family === 'xiangqi' ? (XQ_CHARS[role]?.[xq] ?? role) : pieceSymbol(captured === 'white' ? role.toUpperCase() : role));
-  const text = m.pieces.map(([role, n]) => glyph(role).repeat(n)).join('');
+  // a long run of one kind (Horde's pawns) as a count, so the bar stays one line
+  const text = m.pieces.map(([role, n]) => (n > 4 ? `${glyph(role)}×${n}` : glyph(role).repeat(n))).join(' ');
   return h(
     'span',
     { class: `material material-${c}`, title: m.points ? t('round.materialUp', { points: m.points }) : undefined },
