@@ -254,14 +254,19 @@ fn chess_play<R: Rules>(game: &mut ChessGame<R>, text: &str) -> Result<PlayedMov
 
 fn chess_moves<R: Rules>(game: &ChessGame<R>) -> Vec<MoveInfo> {
     let pos = game.position();
-    game.legal_moves()
-        .into_iter()
-        .map(|mv| MoveInfo {
-            uci: mv.to_uci().to_string(),
-            san: pos.san(mv),
-            from: mv.from().to_string(),
-            to: mv.to_uci().to_string()[2..4].to_owned(),
-            promotion: mv.promotion().map(|r| r.char()),
+    let legal = game.legal_moves();
+    legal
+        .iter()
+        .map(|&mv| {
+            let uci = mv.to_uci().to_string();
+            MoveInfo {
+                san: chess::SanPlus::from_move_among(pos, mv, &legal).to_string(),
+                from: mv.from().to_string(),
+                // The UCI destination: the king's square when castling.
+                to: uci.get(2..4).unwrap_or_default().to_owned(),
+                uci,
+                promotion: mv.promotion().map(|r| r.char()),
+            }
         })
         .collect()
 }

@@ -261,3 +261,49 @@ fn signs_and_annotations_are_tolerated_on_input() {
         Err(ParseSanError::UnexpectedCharacter { .. })
     ));
 }
+
+/// The server names every legal move through `AnyGame::legal_moves`,
+/// which generates the moves once for the whole list: its SAN must be
+/// the position's own SAN of each move, in random games of the three
+/// 8×8 games.
+#[test]
+fn the_move_list_names_moves_as_the_position_does() {
+    use chessplayx_rules::{AnyGame, Variant};
+    fn check<R: Rules>(variant: Variant, rng: &mut Rng) -> usize {
+        let mut named = 0;
+        for _ in 0..6 {
+            let mut game = AnyGame::replay(variant, None, &[] as &[String]).unwrap();
+            for _ in 0..200 {
+                let infos = game.legal_moves();
+                if infos.is_empty() {
+                    break;
+                }
+                let pos = Position::<R>::from_fen(&game.status().fen).unwrap();
+                for info in &infos {
+                    let mv = pos
+                        .legal_moves()
+                        .into_iter()
+                        .find(|m| m.to_uci().to_string() == info.uci)
+                        .unwrap_or_else(|| panic!("{} not legal", info.uci));
+                    assert_eq!(
+                        info.san,
+                        pos.san(mv),
+                        "{} in {}",
+                        info.uci,
+                        game.status().fen
+                    );
+                    assert_eq!(info.from, mv.from().to_string());
+                    assert_eq!(info.to, info.uci[2..4]);
+                }
+                named += infos.len();
+                let pick = infos[rng.below(infos.len())].uci.clone();
+                game.play_uci(&pick).unwrap();
+            }
+        }
+        named
+    }
+    let mut rng = Rng(0xa11_5a4);
+    assert!(check::<Standard>(Variant::Chess, &mut rng) > 10_000);
+    assert!(check::<Horde>(Variant::Horde, &mut rng) > 10_000);
+    assert!(check::<Atomic>(Variant::Atomic, &mut rng) > 5_000);
+}

@@ -276,13 +276,66 @@ async fn connect(addr: SocketAddr, path: &str) -> Result<Socket, LoadError> {
     Ok(ws)
 }
 
-async fn recv(ws: &mut Socket) -> Result<Value, LoadError> {
+/// What the load tool reads of a server frame. Typed and partial on
+/// purpose: the tool shares the cores with the server it measures, and
+/// building a whole `serde_json::Value` tree of every event (a move event
+/// carries the legal moves with their notation) cost more CPU per move
+/// than the server's own work.
+#[derive(Debug, Default, serde::Deserialize)]
+struct Frame {
+    /// The message type.
+    t: String,
+    /// Its data, as far as the tool needs it.
+    #[serde(default)]
+    d: Option<FrameData>,
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+struct FrameData {
+    /// The legal moves (`state`, `move`).
+    #[serde(default)]
+    moves: Vec<FrameMove>,
+    /// The position (`state`, `move`).
+    #[serde(default)]
+    status: Option<FrameStatus>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct FrameMove {
+    uci: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct FrameStatus {
+    /// Present (not null) once the game is over.
+    #[serde(default)]
+    outcome: Option<serde::de::IgnoredAny>,
+}
+
+impl Frame {
+    /// The legal moves in UCI.
+    fn ucis(&self) -> Vec<String> {
+        self.d
+            .as_ref()
+            .map(|d| d.moves.iter().map(|m| m.uci.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The position has an outcome.
+    fn over(&self) -> bool {
+        self.d
+            .as_ref()
+            .and_then(|d| d.status.as_ref())
+            .is_some_and(|s| s.outcome.is_some())
+    }
+}
+
+/// Reads until a message of type `t` (skipping presence and the others).
+async fn recv_type(ws: &mut Socket, t: &str) -> Result<Frame, LoadError> {
     loop {
-        match ws.next().await {
-            Some(Ok(Message::Text(t))) => {
-                return serde_json::from_str(&t).map_err(|e| LoadError::Protocol(e.to_string()));
-            }
-            Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => {}
+        let text = match ws.next().await {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
             Some(Ok(Message::Binary(_))) => {
                 return Err(LoadError::Protocol("binary frame".into()));
             }
@@ -290,19 +343,14 @@ async fn recv(ws: &mut Socket) -> Result<Value, LoadError> {
                 return Err(LoadError::Protocol("closed".into()));
             }
             Some(Err(e)) => return Err(e.into()),
+        };
+        let frame: Frame =
+            serde_json::from_str(&text).map_err(|e| LoadError::Protocol(e.to_string()))?;
+        if frame.t == t {
+            return Ok(frame);
         }
-    }
-}
-
-/// Reads until a message of type `t` (skipping presence and the others).
-async fn recv_type(ws: &mut Socket, t: &str) -> Result<Value, LoadError> {
-    loop {
-        let m = recv(ws).await?;
-        if m["t"] == t {
-            return Ok(m);
-        }
-        if m["t"] == "error" {
-            return Err(LoadError::Protocol(m.to_string()));
+        if frame.t == "error" {
+            return Err(LoadError::Protocol(text.to_string()));
         }
     }
 }
@@ -334,23 +382,12 @@ async fn open_game(addr: SocketAddr, variant: Variant) -> Result<Game, LoadError
     recv_type(&mut black, "seat").await?;
     let state = recv_type(&mut black, "state").await?;
     recv_type(&mut white, "joined").await?;
-    let moves = uci_list(&state["d"]["moves"]);
+    let moves = state.ucis();
     Ok(Game {
         sockets: [white, black],
         moves,
         ply: 0,
     })
-}
-
-fn uci_list(moves: &Value) -> Vec<String> {
-    moves
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|m| m["uci"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[derive(Default)]
@@ -402,7 +439,7 @@ async fn ai_game(addr: SocketAddr, seed: u64, end: Instant, totals: Arc<Totals>)
         let Ok(state) = recv_type(&mut ws, "state").await else {
             break;
         };
-        let mut moves = uci_list(&state["d"]["moves"]);
+        let mut moves = state.ucis();
         let mut ply = 0u32;
         while Instant::now() < end && !moves.is_empty() {
             let uci = moves[rng.random_range(0..moves.len())].clone();
@@ -414,7 +451,7 @@ async fn ai_game(addr: SocketAddr, seed: u64, end: Instant, totals: Arc<Totals>)
             let Ok(ours) = recv_type(&mut ws, "move").await else {
                 break;
             };
-            if !ours["d"]["status"]["outcome"].is_null() {
+            if ours.over() {
                 break;
             }
             let Ok(reply) = recv_type(&mut ws, "move").await else {
@@ -422,8 +459,8 @@ async fn ai_game(addr: SocketAddr, seed: u64, end: Instant, totals: Arc<Totals>)
             };
             totals.ai_moves.fetch_add(1, Ordering::Relaxed);
             ply += 2;
-            moves = uci_list(&reply["d"]["moves"]);
-            if !reply["d"]["status"]["outcome"].is_null() {
+            moves = reply.ucis();
+            if reply.over() {
                 break;
             }
         }
@@ -470,8 +507,8 @@ async fn play_one(game: &mut Game, rng: &mut StdRng) -> Result<(Duration, bool),
     let ev = ev?;
     let rtt = t_ack.max(t_seen) - sent;
     game.ply += 1;
-    game.moves = uci_list(&ev["d"]["moves"]);
-    let over = !ev["d"]["status"]["outcome"].is_null() || game.moves.is_empty();
+    game.moves = ev.ucis();
+    let over = ev.over() || game.moves.is_empty();
     Ok((rtt, over))
 }
 

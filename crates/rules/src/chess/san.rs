@@ -224,15 +224,35 @@ impl SanPlus {
             suffix: suffix_after(pos, &after),
         }
     }
+
+    /// As [`SanPlus::from_move`], given every legal move of `pos`
+    /// (`legal`): naming all the moves of a position this way generates
+    /// them once instead of once per move (the server sends every legal
+    /// move with its SAN after each move).
+    #[must_use]
+    pub(crate) fn from_move_among<R: Rules>(pos: &Position<R>, mv: Move, legal: &[Move]) -> Self {
+        let san = San::from_move_among(pos, mv, legal);
+        let after = pos.played(mv);
+        Self {
+            san,
+            suffix: suffix_after(pos, &after),
+        }
+    }
 }
 
 /// The sign a move deserves, given the positions before and after it:
 /// `#` when the mover has won (mate, exploded king, destroyed horde),
 /// `+` when the side to move is in check.
 pub(crate) fn suffix_after<R: Rules>(before: &Position<R>, after: &Position<R>) -> Option<Suffix> {
-    let won = after
-        .outcome()
-        .is_some_and(|o| o.winner == Some(before.turn()));
+    // `Position::outcome` without its costly parts where they cannot make
+    // the mover the winner: the variant's own ending decides first, and
+    // otherwise only a mate wins, which needs a check, so the legal moves
+    // are counted only after a checking move (insufficient material and
+    // stalemate are draws).
+    let won = match R::variant_outcome(after) {
+        Some(o) => o.winner == Some(before.turn()),
+        None => after.is_check() && after.count_legal_moves() == 0,
+    };
     if won {
         Some(Suffix::Mate)
     } else if after.is_check() {
@@ -343,6 +363,15 @@ impl San {
     /// there is no panic).
     #[must_use]
     pub fn from_move<R: Rules>(pos: &Position<R>, mv: Move) -> Self {
+        if mv.castling_side().is_some() || matches!(mv.role(), Role::Pawn | Role::King) {
+            return Self::from_move_among(pos, mv, &[]);
+        }
+        Self::from_move_among(pos, mv, &pos.legal_moves())
+    }
+
+    /// As [`San::from_move`], with `legal` the legal moves of `pos` (only
+    /// read to disambiguate a piece move).
+    pub(crate) fn from_move_among<R: Rules>(pos: &Position<R>, mv: Move, legal: &[Move]) -> Self {
         if let Some(side) = mv.castling_side() {
             return Self(Kind::Castle(side));
         }
@@ -354,8 +383,10 @@ impl San {
         } else if role == Role::King {
             (None, None)
         } else {
-            let mut others = pos.legal_moves();
-            others.retain(|m| m.role() == role && m.to() == to && m.from() != from);
+            let others: Vec<&Move> = legal
+                .iter()
+                .filter(|m| m.role() == role && m.to() == to && m.from() != from)
+                .collect();
             if others.is_empty() {
                 (None, None)
             } else if others.iter().all(|m| m.from().file() != from.file()) {
