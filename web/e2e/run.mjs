@@ -713,6 +713,7 @@ layoutTests({ test, newPage, base, shot, startLocal, axe });
 gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
 homeTests({ test, newPage, base, shot, startLocal, axe });
 tourTests({ test, newPage, base, shot, startLocal, axe });
+(await import('./analysis.mjs')).analysisTests({ test, newPage, base, shot, axe });
 
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
   const page = await newPage();

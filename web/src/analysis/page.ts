@@ -103,10 +103,10 @@ class AnalysisView {
     const nav = h(
       'div',
       { class: 'an-nav row' },
-      button('⏮', () => this.goTo(0), { 'aria-label': s('first'), title: s('first'), id: 'an-first' }),
-      button('◀', () => this.goTo(Math.max(0, this.cursor - 1)), { 'aria-label': s('prev'), title: s('prev'), id: 'an-prev' }),
-      button('▶', () => this.goTo(Math.min(this.moves().length, this.cursor + 1)), { 'aria-label': s('next'), title: s('next'), id: 'an-next' }),
-      button('⏭', () => this.goTo(this.moves().length), { 'aria-label': s('last'), title: s('last'), id: 'an-last' }),
+      button('«', () => this.goTo(0), { 'aria-label': s('first'), title: s('first'), id: 'an-first' }),
+      button('‹', () => this.goTo(Math.max(0, this.cursor - 1)), { 'aria-label': s('prev'), title: s('prev'), id: 'an-prev' }),
+      button('›', () => this.goTo(Math.min(this.moves().length, this.cursor + 1)), { 'aria-label': s('next'), title: s('next'), id: 'an-next' }),
+      button('»', () => this.goTo(this.moves().length), { 'aria-label': s('last'), title: s('last'), id: 'an-last' }),
       button('↕', () => this.flip(), { 'aria-label': s('flip'), title: s('flip'), id: 'an-flip' }),
     );
     this.el.append(

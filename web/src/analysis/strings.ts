@@ -1,7 +1,7 @@
 /**
  * The analysis page's words in the app's four languages. Kept beside the
- * page (the app catalogue belongs to the rest of the app); a test checks
- * every language has every key.
+ * page (the app catalogue belongs to the rest of the app); the types make
+ * every language carry every key.
  */
 import { lang, type Lang } from '../i18n';
 
