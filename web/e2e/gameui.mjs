@@ -72,16 +72,24 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       await page.waitForSelector('.result');
       assert((await page.locator('#result-dialog').count()) === 0, 'no dialog for a game already over when the page opened');
       await assertSeen(page, '.result', 'the result in the panel');
+      // a new game ended: the × closes its dialog
+      await page.click('#rematch');
+      await page.waitForSelector('#typed-move');
+      await page.click('#resign');
+      await page.click('#dlg-yes');
+      await page.click('#rd-close');
+      assert((await page.locator('#result-dialog').count()) === 0, 'the × closes the dialog');
       await page.context().close();
     });
 
-  test('result dialog: close, rematch and new game buttons', async () => {
+  test('result dialog: focus and Escape, rematch and new game buttons', async () => {
     const page = await newPage();
     await startLocal(page, 'chess');
     for (const m of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, m);
-    // closed, it stays closed while stepping through the moves
-    await page.click('#rd-close');
-    assert((await page.locator('#result-dialog').count()) === 0, 'the dialog closes');
+    // the keyboard lands on its first choice; Escape closes it, and it stays closed while stepping through the moves
+    await page.waitForFunction(() => document.activeElement?.id === 'rd-rematch');
+    await page.keyboard.press('Escape');
+    assert((await page.locator('#result-dialog').count()) === 0, 'Escape closes the dialog');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('End');
     assert((await page.locator('#result-dialog').count()) === 0, 'and stays closed');

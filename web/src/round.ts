@@ -346,9 +346,16 @@ export abstract class RoundView {
       this.resultClosed = true;
       this.render();
     });
+    const controls = (d: HTMLElement): HTMLElement[] => Array.from(d.querySelectorAll<HTMLElement>('button, a'));
+    const active = document.activeElement as HTMLElement | null;
+    const kept = this.result && active && this.result.contains(active) ? controls(this.result).indexOf(active) : -1;
+    const first = !this.result;
     if (this.result) this.result.replaceWith(next);
     else this.boardCol.append(next);
     this.result = next;
+    // keyboard users land on the first choice when the dialog opens, and keep their place across redraws
+    if (first) next.querySelector<HTMLElement>('.rd-actions button, .rd-actions a')?.focus({ preventScroll: true });
+    else if (kept >= 0) controls(next)[kept]?.focus({ preventScroll: true });
   }
 
   private renderPanel(s: Shown, ply: number): void {

@@ -145,5 +145,8 @@ export function resultDialog(v: VariantInfo, o: Outcome, actions: HTMLElement[],
     h('p', { class: 'rd-reason' }, t(`reason.${o.reason}` as Key)),
     h('div', { class: 'rd-actions' }, ...actions),
   );
+  d.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') close();
+  });
   return d;
 }
