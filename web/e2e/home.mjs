@@ -112,7 +112,7 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ])
-    test(`import at ${size} size: a PGN read by the server, played on against the computer; a bad one says what and where`, async () => {
+    test(`import at ${size} size: a PGN read by the server, played on against the computer or analysed; a bad one says what and where`, async () => {
       const page = await newPage({ viewport: vp });
       const asked = [];
       page.on('request', (r) => {
@@ -143,6 +143,16 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
       assert((await pieceOn(page, 'f3')) === 'white n-piece' && (await pieceOn(page, 'e4')) === 'white p-piece', 'the imported position on the board');
       const first = await page.evaluate(() => getComputedStyle(document.querySelector('ol.moves li'), '::before').content);
       assert(first === '"2"', `numbered from the position's move 2: ${first}`);
+      // or analysed: the game's start and moves go to /api/analysis, then its page
+      await page.goto(base);
+      await page.fill('#import-text', '1. e4 e5 2. Nf3');
+      await page.click('#import-read');
+      const posted = page.waitForRequest((r) => r.url().endsWith('/api/analysis') && r.method() === 'POST');
+      await page.click('#import-analyse');
+      const body = (await posted).postDataJSON();
+      assert(JSON.stringify(body) === JSON.stringify({ variant: 'chess', fen: null, moves: ['e2e4', 'e7e5', 'g1f3'] }), `POST /api/analysis of the imported game: ${JSON.stringify(body)}`);
+      await page.waitForURL(/\/analysis\/[\w-]+$/);
+      await page.waitForSelector('.analysis h1');
       await page.context().close();
     });
 }
