@@ -21,7 +21,10 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use core::{fmt, str::FromStr};
+use core::{
+    fmt::{self, Write as _},
+    str::FromStr,
+};
 
 use super::{
     moves::Move,
@@ -534,20 +537,21 @@ impl fmt::Display for San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    write!(f, "{}", role.upper_char())?;
+                    f.write_char(role.upper_char())?;
                 }
                 if let Some(file) = file {
-                    write!(f, "{}", file.char())?;
+                    f.write_char(file.char())?;
                 }
                 if let Some(rank) = rank {
-                    write!(f, "{}", rank.char())?;
+                    f.write_char(rank.char())?;
                 }
                 if capture {
                     f.write_str("x")?;
                 }
-                write!(f, "{to}")?;
+                f.write_str(to.name())?;
                 if let Some(p) = promotion {
-                    write!(f, "={}", p.upper_char())?;
+                    f.write_char('=')?;
+                    f.write_char(p.upper_char())?;
                 }
                 Ok(())
             }

@@ -1,7 +1,10 @@
 //! Moves in UCI coordinates, parsed in two steps: text to [`UciMove`]
 //! (syntax), then [`UciMove::to_move`] against a position (legality).
 
-use core::{fmt, str::FromStr};
+use core::{
+    fmt::{self, Write as _},
+    str::FromStr,
+};
 
 use super::{moves::Move, position::Position, role::Role, rules::Rules, square::Square};
 
@@ -109,9 +112,10 @@ impl FromStr for UciMove {
 
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
+        f.write_str(self.from.name())?;
+        f.write_str(self.to.name())?;
         if let Some(p) = self.promotion {
-            write!(f, "{}", p.char())?;
+            f.write_char(p.char())?;
         }
         Ok(())
     }
