@@ -134,6 +134,10 @@ export function layoutTests({ test, newPage, base, shot, axe }) {
     await page.waitForSelector('#typed-move');
     // a big screen: a bigger board, still no sideways scroll
     await page.setViewportSize({ width: 1920, height: 1080 });
+    // chessgroundx redraws on its ResizeObserver: wait for the new size rather than read the old one
+    await page
+      .waitForFunction(() => document.querySelector('.board-host cg-board').getBoundingClientRect().height >= 800, null, { timeout: 5000 })
+      .catch(() => undefined);
     const big = await box(page, '.board-host cg-board');
     assert(big.h >= 800 && !(await sideScroll(page)), `1920×1080: a board of ${big.h} px, no horizontal scroll`);
     await page.setViewportSize(DESKTOP);
