@@ -110,8 +110,11 @@ pub struct MoveWarningInfo {
 
 /// The state of a game as clients read it: the JSON of `chessplayx status`
 /// and of the server's position service. Field names are a public interface.
+/// Serialized by hand (below): with `#[serde(flatten)]` serde writes the
+/// whole struct through its slower map path, and the server encodes a
+/// status after every move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "GameStatusCore"))]
 pub struct GameStatus {
@@ -138,6 +141,29 @@ pub struct GameStatus {
     #[cfg_attr(feature = "serde", serde(flatten))]
     #[cfg_attr(feature = "ts", ts(skip))]
     pub xiangqi: Option<XiangqiStatus>,
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for GameStatus {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let fields = if self.xiangqi.is_some() { 11 } else { 8 };
+        let mut st = s.serialize_struct("GameStatus", fields)?;
+        st.serialize_field("variant", &self.variant)?;
+        st.serialize_field("fen", &self.fen)?;
+        st.serialize_field("turn", &self.turn)?;
+        st.serialize_field("check", &self.check)?;
+        st.serialize_field("legal_moves", &self.legal_moves)?;
+        st.serialize_field("san", &self.san)?;
+        st.serialize_field("outcome", &self.outcome)?;
+        st.serialize_field("claimable", &self.claimable)?;
+        if let Some(x) = &self.xiangqi {
+            st.serialize_field("wxf", &x.wxf)?;
+            st.serialize_field("counters", &x.counters)?;
+            st.serialize_field("streaks", &x.streaks)?;
+        }
+        st.end()
+    }
 }
 
 /// The fields [`GameStatus`] adds for Xiangqi.
@@ -722,6 +748,40 @@ impl ReplayError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hand-written `Serialize` writes what the derived `Deserialize`
+    /// reads back, with Xiangqi's fields at the top level and only there.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn status_json_round_trips_in_every_game() {
+        let games = [
+            (Variant::Chess, vec!["e2e4", "e7e5", "d1h5"]),
+            (Variant::Horde, vec!["e4e5"]),
+            (Variant::Atomic, vec!["e2e4"]),
+            (Variant::Xiangqi, vec!["h3e3", "h8e8"]),
+        ];
+        for (variant, moves) in games {
+            let status = AnyGame::replay(variant, None, &moves).unwrap().status();
+            let json = serde_json::to_value(&status).unwrap();
+            let back: GameStatus = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(back, status, "{variant}");
+            let keys: Vec<&str> = json
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let xiangqi = ["wxf", "counters", "streaks"];
+            for k in xiangqi {
+                assert_eq!(
+                    keys.contains(&k),
+                    variant == Variant::Xiangqi,
+                    "{variant} {k}"
+                );
+            }
+            assert_eq!(keys.len(), if variant == Variant::Xiangqi { 11 } else { 8 });
+        }
+    }
 
     /// `(white can still win, black can still win)` in `fen`.
     fn winners(variant: Variant, fen: &str) -> (bool, bool) {

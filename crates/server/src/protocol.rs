@@ -459,7 +459,6 @@ pub(crate) enum Event<'a> {
     Rematch(RematchEvent<'a>),
 }
 
-
 /// The lobby's counters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub(crate) struct LobbyCounters {
@@ -492,7 +491,8 @@ fn to_text<T: Serialize>(value: &T) -> Utf8Bytes {
 }
 
 /// What a client gets if a message could not be encoded.
-const ENCODING_FAILED: &str = r#"{"t":"error","d":{"code":"internal","message":"encoding failed"}}"#;
+const ENCODING_FAILED: &str =
+    r#"{"t":"error","d":{"code":"internal","message":"encoding failed"}}"#;
 
 /// The first buffer of an encoding: a move event with the legal moves
 /// and their notation is 1–3 KiB, and growing an empty buffer to that
