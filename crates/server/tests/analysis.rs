@@ -261,3 +261,48 @@ async fn import_reads_pgn_and_fen_and_says_where_it_is_wrong() {
         "{e}"
     );
 }
+
+/// With the pool's one slot held by a slow AI move, the analysis board's
+/// request waits its short while and is told the engine is busy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eval_answers_unavailable_when_the_pool_stays_busy() {
+    use std::sync::{Arc, atomic::AtomicBool};
+    let slow: chessplayx_server::Picker = Arc::new(
+        |req: &chessplayx_server::AiRequest, _deadline, _stop: &Arc<AtomicBool>| {
+            std::thread::sleep(Duration::from_secs(4));
+            req.game.legal_moves().into_iter().next().map(|m| m.uci)
+        },
+    );
+    let server =
+        TestServer::start_with(|c| chessplayx_server::Config { ai_threads: 1, ..c }, slow).await;
+    let addr = server.addr;
+    let held = tokio::spawn(async move {
+        let body = json!({"variant": "chess", "moves": [], "level": 1}).to_string();
+        common::http(addr, "POST", "/api/ai-move", Some(&body), &[]).await
+    });
+    // The AI move has taken the slot once the pool says so.
+    let started = Instant::now();
+    loop {
+        let (_, health) = server.get("/api/health").await;
+        let health: Value = serde_json::from_str(&health).unwrap();
+        if health["ai"]["running"] == 1 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(3), "{health}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let asked = Instant::now();
+    let (status, e) = server
+        .post("/api/eval", &json!({"variant": "chess", "moves": ["e2e4"]}))
+        .await;
+    assert_eq!(
+        (status, e["error"]["code"].as_str()),
+        (503, Some("unavailable")),
+        "{e}"
+    );
+    assert!(
+        asked.elapsed() >= Duration::from_millis(1_000),
+        "it waited for a slot first"
+    );
+    assert_eq!(held.await.unwrap().0, 200);
+}

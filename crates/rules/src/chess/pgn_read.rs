@@ -36,8 +36,9 @@ use super::{
 /// (a 300-move game with comments is about 10 KB).
 pub const MAX_PGN_LEN: usize = 256 * 1024;
 
-/// The most moves of one game [`PgnGame::parse`] accepts.
-pub const MAX_PGN_MOVES: usize = 2_000;
+/// The most moves (plies) of one game [`PgnGame::parse`] accepts: the
+/// server's limit for a game it replays or analyses.
+pub const MAX_PGN_MOVES: usize = 1_000;
 
 /// The most tags [`PgnGame::parse`] keeps.
 const MAX_TAGS: usize = 64;
@@ -497,6 +498,22 @@ mod tests {
             );
         }
         assert_eq!(PgnGame::parse("  \n"), Err(ParsePgnError::Empty));
+        let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        let long: Vec<&str> = shuffle
+            .iter()
+            .copied()
+            .cycle()
+            .take(MAX_PGN_MOVES)
+            .collect();
+        assert_eq!(
+            PgnGame::parse(&long.join(" ")).map(|g| g.moves().len()),
+            Ok(MAX_PGN_MOVES)
+        );
+        let too_long = format!("{} Nf3", long.join(" "));
+        assert!(matches!(
+            PgnGame::parse(&too_long),
+            Err(ParsePgnError::TooManyMoves { .. })
+        ));
     }
 
     #[test]

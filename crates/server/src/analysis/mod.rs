@@ -11,12 +11,12 @@
 //! of background search for a long game), and storing it would tie old
 //! results to an engine that has since improved.
 
+mod cache;
 mod import;
 mod judge;
 mod search;
 
 use std::{
-    collections::HashMap,
     sync::{Arc, Mutex, PoisonError},
     time::Duration,
 };
@@ -213,18 +213,19 @@ pub(crate) enum StartError {
     Busy,
 }
 
-#[derive(Debug)]
-struct Entry {
-    analysis: Arc<Mutex<Analysis>>,
-    /// When last asked for (the cache's own counter).
-    used: u64,
-}
-
 /// The analyses in memory: at most [`CACHE_SIZE`], the least recently
 /// used finished one dropped first.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Analyses {
-    entries: Mutex<(HashMap<String, Entry>, u64)>,
+    entries: Mutex<cache::Lru<Arc<Mutex<Analysis>>>>,
+}
+
+impl Default for Analyses {
+    fn default() -> Self {
+        Self {
+            entries: Mutex::new(cache::Lru::new(CACHE_SIZE)),
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -272,42 +273,17 @@ impl Analyses {
         };
         let analysis = Arc::new(Mutex::new(analysis));
         {
-            let mut guard = lock(&self.entries);
-            let (entries, clock) = &mut *guard;
+            let mut entries = lock(&self.entries);
             // Another request may have started it meanwhile.
-            if let Some(e) = entries.get_mut(&id) {
-                *clock += 1;
-                e.used = *clock;
+            if entries.get(&id).is_some() {
                 return Ok(Started { id, total });
             }
-            let running = entries
-                .values()
-                .filter(|e| !is_complete(&e.analysis))
-                .count();
-            if running >= MAX_RUNNING {
+            if entries.count(|a| !is_complete(a)) >= MAX_RUNNING {
                 return Err(StartError::Busy);
             }
-            if entries.len() >= CACHE_SIZE {
-                let oldest = entries
-                    .iter()
-                    .filter(|(_, e)| is_complete(&e.analysis))
-                    .min_by_key(|(_, e)| e.used)
-                    .map(|(k, _)| k.clone());
-                match oldest {
-                    Some(k) => {
-                        entries.remove(&k);
-                    }
-                    None => return Err(StartError::Busy),
-                }
-            }
-            *clock += 1;
-            entries.insert(
-                id.clone(),
-                Entry {
-                    analysis: Arc::clone(&analysis),
-                    used: *clock,
-                },
-            );
+            entries
+                .insert(id.clone(), Arc::clone(&analysis), |a| is_complete(a))
+                .map_err(|cache::Full| StartError::Busy)?;
         }
         tokio::spawn(run(pool.clone(), analysis, prepared.start));
         Ok(Started { id, total })
@@ -315,22 +291,12 @@ impl Analyses {
 
     /// Marks `id` used; `true` when it is in memory.
     fn touch(&self, id: &str) -> bool {
-        let mut guard = lock(&self.entries);
-        let (entries, clock) = &mut *guard;
-        *clock += 1;
-        entries.get_mut(id).map(|e| e.used = *clock).is_some()
+        lock(&self.entries).get(id).is_some()
     }
 
     /// The analysis `id` as it stands, if in memory.
     pub(crate) fn get(&self, id: &str) -> Option<AnalysisJson> {
-        let analysis = {
-            let mut guard = lock(&self.entries);
-            let (entries, clock) = &mut *guard;
-            *clock += 1;
-            let e = entries.get_mut(id)?;
-            e.used = *clock;
-            Arc::clone(&e.analysis)
-        };
+        let analysis = Arc::clone(lock(&self.entries).get(id)?);
         let json = lock(&analysis).json();
         Some(json)
     }
