@@ -195,3 +195,38 @@ export const glyphOn = (page, sq) =>
     const m = p && /<text[^>]*>([^<]*)<\/text>/.exec(decodeURIComponent(getComputedStyle(p).backgroundImage));
     return m ? m[1] : null;
   }, sq.replace(/10$/, ':'));
+
+/**
+ * The colour of one pixel as the screen shows it (a 1×1 screenshot decoded
+ * by the page's own canvas), as [r, g, b]: what is drawn, whatever the DOM
+ * says.
+ */
+export async function pixelAt(page, x, y) {
+  const png = await page.screenshot({ clip: { x: Math.floor(x), y: Math.floor(y), width: 1, height: 1 } });
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = 1;
+    c.height = 1;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    return Array.from(g.getImageData(0, 0, 1, 1).data.slice(0, 3));
+  }, png.toString('base64'));
+}
+
+/** The viewport box of the first element matching `sel` (null when absent or not drawn). */
+export const box = (page, sel) =>
+  page.evaluate((s) => {
+    const el = document.querySelector(s);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? { x: r.left, y: r.top, w: r.width, h: r.height, right: r.right, bottom: r.bottom } : null;
+  }, sel);
+
+/** Whether the page scrolls sideways (a layout wider than the viewport). */
+export const sideScroll = (page) => page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
+
+/** Sound marks the page left (`performance.mark('cpx-sound:…')`), in order. */
+export const sounds = (page) => page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('cpx-sound:')).map((m) => m.name.slice(10)));

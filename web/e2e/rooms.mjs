@@ -62,7 +62,7 @@ export function roomTests({ test, newPage, base, shot, startLocal }) {
     assert(/^(0:1[0-4]|\d\.\d)$/.test(left), `White's clock kept running across the reload: ${left}`);
     await assertSeen(page, '.clock-white', 'the running clock');
     await page.goto(base);
-    const saved = await page.textContent('.saved li');
+    const saved = await page.textContent('.saved li .saved-link');
     assert(/Chess · two players · 1 move\b/.test(saved), `saved games count full moves: ${saved}`);
     await page.click('.saved li a');
     await waitPlies(page, 2);
@@ -102,6 +102,9 @@ export function roomTests({ test, newPage, base, shot, startLocal }) {
     await waitPlies(other, 2);
     await flagDrawSeen(page, sans, 'computer game');
     await flagDrawSeen(other, sans, 'computer game, other device');
+    // the player's own clock went under 10 s: one low-time warning, then the end
+    const heard = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
+    assert(heard.filter((n) => n === 'cpx-sound:lowtime').length === 1 && heard.includes('cpx-sound:end'), `low-time warning and end sounds: ${heard}`);
     await shot(page, 'ai-flag-draw');
     for (const p of [page, other]) await p.context().close();
   });
@@ -111,8 +114,13 @@ export function roomTests({ test, newPage, base, shot, startLocal }) {
     await startLocal(page, 'chess', '4k3/8/8/8/8/8/8/R3K3 b - - 0 23');
     await typeMove(page, 'Kd7');
     await typeMove(page, 'Ra7+');
-    const items = await page.evaluate(() => Array.from(document.querySelectorAll('ol.moves li'), (li) => ({ value: li.value, cls: li.className, text: li.textContent.trim() })));
-    assert(items[0]?.value === 23 && items[0].cls === 'b' && items[1]?.value === 24 && items[1].cls === 'w', `numbered from the FEN: ${JSON.stringify(items)}`);
+    const items = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('ol.moves li'), (li) => ({ value: li.value, cls: li.className, text: li.textContent.trim(), n: getComputedStyle(li, '::before').content })),
+    );
+    // drawn: "23" then an empty White cell then Kd7; "24" Ra7+
+    assert(items[0]?.value === 23 && items[0].cls === 'b first' && items[0].n === '"23"' && items[1]?.value === 24 && items[1].cls === 'w' && items[1].n === '"24"', `numbered from the FEN: ${JSON.stringify(items)}`);
+    const cells = await page.evaluate(() => Array.from(document.querySelectorAll('ol.moves button'), (b) => Math.round(b.getBoundingClientRect().left)));
+    assert(cells[0] > cells[1], `Black's first move in the Black column, right of White's next: ${cells}`);
     await page.waitForFunction(() => /Version \S/.test(document.getElementById('version')?.textContent ?? ''));
     const version = await page.textContent('#version');
     assert(/^Version \d/.test(version), `footer: ${version}`);

@@ -30,7 +30,11 @@ import {
   waitPiece,
   waitPlies,
 } from './page.mjs';
+import { gameUiTests } from './gameui.mjs';
+import { homeTests } from './home.mjs';
+import { layoutTests } from './layout.mjs';
 import { roomTests } from './rooms.mjs';
+import { tourTests } from './tour.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '..');
@@ -346,7 +350,7 @@ test('drag and drop: an illegal drop snaps back, legal drags play (8×8 and Xian
   await page.context().close();
 });
 
-test('keyboard: arrows step through the moves, Home and End jump, the board follows', async () => {
+test('keyboard: arrows step through the moves, Home and End jump, the board follows, f flips it with its bars', async () => {
   const page = await newPage();
   await startLocal(page, 'chess');
   await clickMove(page, 'e2', 'e4');
@@ -384,6 +388,11 @@ test('keyboard: arrows step through the moves, Home and End jump, the board foll
   await page.waitForSelector('#typed-move');
   await page.keyboard.press('ArrowRight'); // nothing after the live position
   assert((await current()) === 'Nc6', 'End is the live position');
+  await page.keyboard.press('f');
+  await page.waitForSelector('.cg-wrap.orientation-black');
+  await page.waitForFunction(() => document.querySelector('.pbar-bottom .pname')?.textContent === 'Black');
+  await page.keyboard.press('f');
+  await page.waitForSelector('.cg-wrap.orientation-white');
   await typeMove(page, 'Bb5');
   await page.context().close();
 });
@@ -394,6 +403,7 @@ test('xiangqi pieces: the Western-letter setting redraws the pieces and is remem
   await page.waitForSelector('.board-host cg-board piece');
   const seen = async () => [await glyphOn(page, 'a1'), await glyphOn(page, 'b10'), await glyphOn(page, 'e1'), await glyphOn(page, 'h8')].join(' ');
   assert((await seen()) === '俥 馬 帥 砲', `Chinese characters by default: ${await seen()}`);
+  await page.click('#settings');
   await page.selectOption('#glyphs', 'western');
   await page.waitForFunction(() => (document.getElementById('piece-css')?.textContent ?? '').includes(encodeURIComponent('>R</text>')));
   assert((await seen()) === 'R H K C', `Western letters: ${await seen()}`);
@@ -402,6 +412,7 @@ test('xiangqi pieces: the Western-letter setting redraws the pieces and is remem
   await page.waitForSelector('.board-host cg-board piece');
   assert((await page.inputValue('#glyphs')) === 'western', 'the setting survives a reload');
   assert((await seen()) === 'R H K C', `still letters after the reload: ${await seen()}`);
+  await page.click('#settings');
   await page.selectOption('#glyphs', 'native');
   await page.reload();
   await page.waitForSelector('.board-host cg-board piece');
@@ -439,8 +450,14 @@ test('xiangqi perpetual check warning', async () => {
   const page = await newPage();
   const moves = ['h9h10', 'f10f9', 'h10h9', 'f9f10', 'h9h10', 'f10f9', 'h10h9', 'f9f10', 'h9h10', 'f10f9', 'h10h9', 'f9f10'];
   await startLocal(page, 'xiangqi', '5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1');
+  // the streak box only while a streak exists; the draw counters in a details line
+  assert((await page.locator('.streaks').count()) === 0, 'no streak box before the first check');
+  assert(/Plies: 0 in total/.test(await page.textContent('.xq-counters')), 'the counters line');
   for (const m of moves) await typeMove(page, m);
-  assert((await page.textContent('.streaks')).match(/checks \d+ of \d+/), 'check streak shown');
+  // one chariot checking: the server's limit is 6 checks in a row, the 7th loses
+  const streak = await page.textContent('.streaks');
+  assert(/Red has checked 6 times in a row: check number 7 would lose\./.test(streak), `check streak in words: ${streak}`);
+  await assertSeen(page, '.streaks p', 'the streak line');
   await page.fill('#typed-move', 'h9h10');
   await page.press('#typed-move', 'Enter');
   await page.waitForSelector('dialog.confirm[open]');
@@ -692,6 +709,10 @@ test('same device with a clock: runs after both sides moved, survives a reload',
 });
 
 roomTests({ test, newPage, base, shot, startLocal });
+layoutTests({ test, newPage, base, shot, startLocal, axe });
+gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
+homeTests({ test, newPage, base, shot, startLocal, axe });
+tourTests({ test, newPage, base, shot, startLocal, axe });
 (await import('./analysis.mjs')).analysisTests({ test, newPage, base, shot, axe });
 
 test('languages: switch to each, remembered after reload, plural lobby text', async () => {
@@ -709,46 +730,6 @@ test('languages: switch to each, remembered after reload, plural lobby text', as
   await page.selectOption('#lang', 'pl');
   await page.reload();
   assert((await page.evaluate(() => document.documentElement.lang)) === 'pl', 'language remembered');
-  await page.context().close();
-});
-
-test('phone width: 375 px, rules pages, accessibility', async () => {
-  const page = await newPage({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
-  await page.goto(base);
-  await axe(page, 'home');
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(width <= 375, `no horizontal scroll on home (${width})`);
-  await shot(page, 'phone-home');
-  await startLocal(page, 'xiangqi');
-  await typeMove(page, 'h3e3');
-  await axe(page, 'game');
-  const w2 = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(w2 <= 375, `no horizontal scroll on the game page (${w2})`);
-  await shot(page, 'phone-xiangqi');
-  await page.goto(`${base}/?game=xiangqi`);
-  await page.click('#create-room');
-  await page.waitForSelector('#invite-link');
-  const w3 = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(w3 <= 375, `no horizontal scroll on the room page (${w3})`);
-  await shot(page, 'phone-room');
-  for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
-    await page.goto(`${base}/rules/${g}`);
-    await page.waitForSelector('article.rules');
-    const firstRank = await page.textContent('figure.diagram .coords-ranks span');
-    assert(firstRank === (g === 'xiangqi' ? '10' : '8'), `rules diagram of ${g} labelled from rank ${firstRank}`);
-    assert((await page.locator(`a[href="/?game=${g}"]`).count()) >= 1, `rules page links to playing ${g}`);
-    await axe(page, `rules ${g}`, { strict: true });
-    // the review date once, the sources as links
-    const text = await page.textContent('article.rules');
-    assert((text.match(/reviewed/gi) ?? []).length === 1, `${g}: one review date`);
-    const sources = await page.evaluate(() => {
-      const h = Array.from(document.querySelectorAll('article.rules h2')).find((x) => x.textContent === 'Sources');
-      const ul = h?.nextElementSibling;
-      return ul ? Array.from(ul.querySelectorAll('li'), (li) => li.querySelectorAll('a[href^="https://"]').length) : [];
-    });
-    assert(sources.length > 0 && sources.every((n) => n > 0), `${g}: every source is a link ${JSON.stringify(sources)}`);
-    await shot(page, `rules-${g}`);
-  }
   await page.context().close();
 });
 

@@ -1,6 +1,6 @@
 /** The HTTP API of docs/protocol.md. */
-import { parsePosition, type Color, type PositionReply } from './protocol';
-import type { VariantName } from './variants';
+import { parsePosition, parseStatus, type Color, type GameStatus, type PositionReply } from './protocol';
+import { isVariant, type VariantName } from './variants';
 
 /** An HTTP error with the server's error code (`bad_move`, `rate_limited`, …) or `network`. */
 export class ApiError extends Error {
@@ -104,4 +104,46 @@ export async function roomExists(id: string): Promise<boolean> {
 export async function version(): Promise<string> {
   const r = (await call('/api/version')) as { version?: unknown };
   return typeof r?.version === 'string' ? r.version : '?';
+}
+
+/** Starts (or finds, cached) the engine's analysis of a room's game so far (`POST /api/analysis`); its id. */
+export async function analyse(room: string): Promise<string> {
+  const r = (await call('/api/analysis', { room })) as { id?: unknown } | null;
+  if (typeof r?.id !== 'string') throw new ApiError('internal', 'bad analysis reply');
+  return r.id;
+}
+
+/** Starts (or finds) the analysis of a game given by its moves (`POST /api/analysis`); its id. */
+export async function analyseGame(variant: VariantName, fen: string | null, moves: readonly string[]): Promise<string> {
+  const r = (await call('/api/analysis', { variant, fen, moves })) as { id?: unknown } | null;
+  if (typeof r?.id !== 'string') throw new ApiError('internal', 'bad analysis reply');
+  return r.id;
+}
+
+/** A game read by the server from a PGN or FEN (`POST /api/import`). */
+export interface Imported {
+  variant: VariantName;
+  /** The start position; null: the variant's own. */
+  fen: string | null;
+  moves: string[];
+  sans: string[];
+  headers: Record<string, string>;
+  /** The position after the moves. */
+  status: GameStatus;
+}
+
+/** Sends a pasted PGN or FEN to the server, which reads it (or says what is wrong and where). */
+export async function importGame(text: string, variant: VariantName | null): Promise<Imported> {
+  const r = obj(await call('/api/import', variant ? { text, variant } : { text }));
+  const v = r.variant;
+  if (typeof v !== 'string' || !isVariant(v)) throw new ApiError('internal', 'bad import reply');
+  const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  const headers: Record<string, string> = {};
+  if (r.headers && typeof r.headers === 'object') for (const [k, val] of Object.entries(r.headers)) if (typeof val === 'string') headers[k] = val;
+  return { variant: v, fen: typeof r.fen === 'string' ? r.fen : null, moves: strings(r.moves), sans: strings(r.sans), headers, status: parseStatus(r.status) };
+}
+
+function obj(x: unknown): Record<string, unknown> {
+  if (typeof x !== 'object' || x === null) throw new ApiError('internal', 'bad reply');
+  return x as Record<string, unknown>;
 }

@@ -1,12 +1,36 @@
-/** Home: pick a game and a way to play; the lobby strip; saved games. */
+/**
+ * Home: the game cards (with a preview of each start position), the three
+ * ways to play, the import of a PGN or FEN, the live table of open rooms and
+ * the saved games.
+ */
 import * as api from './api';
 import { button, go, h } from './dom';
 import { t, type Key } from './i18n';
 import type { Page } from './main';
-import type { Color, Lobby } from './protocol';
-import { Socket } from './socket';
-import { fullMoves, gameStore, seats } from './store';
+import type { Color } from './protocol';
+import { Previews, errorText, importBox, lobbyTable, savedGames, variantName } from './homeParts';
+import { gameStore, seats } from './store';
 import { VARIANTS, VARIANT_INFO, isVariant, type VariantName } from './variants';
+
+export { variantName } from './homeParts';
+
+const GAME_KEY = 'cpx.game';
+/** The game chosen last time (chess on a first visit). */
+function lastGame(): VariantName {
+  try {
+    const g = localStorage.getItem(GAME_KEY);
+    return isVariant(g) ? g : 'chess';
+  } catch {
+    return 'chess';
+  }
+}
+function rememberGame(v: VariantName): void {
+  try {
+    localStorage.setItem(GAME_KEY, v);
+  } catch {
+    /* not remembered */
+  }
+}
 
 /** Clock choices: minutes + increment seconds; `null` for none. */
 const CLOCKS: ({ minutes: number; increment: number } | null)[] = [
@@ -27,9 +51,6 @@ function clockSelect(id: string): HTMLSelectElement {
   CLOCKS.forEach((c, i) => s.append(h('option', { value: String(i) }, clockLabel(c))));
   return s;
 }
-
-/** The variant's translated name. */
-export const variantName = (v: VariantName): string => t(`variant.${v}` as Key);
 
 /** How a new game is played: two players at this screen, or against the computer. */
 export interface NewGame {
@@ -76,161 +97,144 @@ export async function startGame(opts: NewGame): Promise<void> {
   go(`/r/${r.id}`);
 }
 
-function lobbyStrip(): { el: HTMLElement; destroy: () => void } {
-  const counts = h('p', { class: 'lobby-counts', 'aria-live': 'polite' }, t('lobby.connecting'));
-  const list = h('ul', { class: 'open-rooms' });
-  const el = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-h' }, h('h2', { id: 'lobby-h' }, t('lobby.title')), counts, list);
-  const show = (l: Lobby): void => {
-    counts.textContent = `${t('lobby.playing', { count: l.counters.games_playing })} · ${t('lobby.waiting', { count: l.counters.rooms_waiting })}`;
-    list.replaceChildren(
-      ...l.rooms.map((r) => {
-        const clock = r.clock ? `${r.clock.initial / 60000} + ${r.clock.increment / 1000}` : t('home.clock.none');
-        return h(
-          'li',
-          {},
-          h('span', {}, `${variantName(r.variant)} · ${clock} · ${t('lobby.youPlay', { side: t(r.open_color === 'white' && r.variant === 'xiangqi' ? 'side.red' : `side.${r.open_color}`) })}`),
-          ' ',
-          h('a', { href: r.invite_url, class: 'btn' }, t('lobby.join')),
-        );
-      }),
-    );
-    if (l.rooms.length === 0) list.append(h('li', { class: 'muted' }, t('lobby.none')));
-  };
-  const sock = new Socket({
-    url: () => '/ws/lobby',
-    onMessage: (m) => {
-      if (m.t === 'lobby') show(m.d);
-    },
-  });
-  return { el, destroy: () => sock.close() };
-}
-
-function savedGames(): HTMLElement {
-  const s = gameStore();
-  const games = s.list();
-  const ul = h('ul', { class: 'saved' });
-  for (const g of games) {
-    const status = g.outcome ? ` · ${t('saved.finished')}` : '';
-    const who = g.mode === 'ai' ? t('saved.vsAi', { level: g.aiLevel ?? 1 }) : t('saved.local');
-    ul.append(
+/** The game cards: a radio each, the start position drawn small, a blurb and the rules link. */
+function gameCards(previews: Previews, chosen: VariantName, onPick: (v: VariantName) => void): HTMLElement {
+  const pick = h('fieldset', { class: 'variant-pick' }, h('legend', {}, t('home.chooseGame')));
+  for (const v of VARIANTS) {
+    const input = h('input', { type: 'radio', name: 'variant', value: v, id: `v-${v}`, checked: v === chosen });
+    input.addEventListener('change', () => {
+      if (isVariant(input.value)) onPick(input.value);
+    });
+    pick.append(
       h(
-        'li',
-        {},
-        h('a', { href: `/r/${g.id}` }, `${variantName(g.variant)} · ${who} · ${t('saved.moves', { count: fullMoves(g.plies) })}${status}`),
-        ' ',
-        h('time', { datetime: new Date(g.updatedAt).toISOString() }, new Date(g.updatedAt).toLocaleString()),
-        ' ',
-        button(t('saved.delete'), () => {
-          s.remove(g.id);
-          ul.replaceWith(savedGames());
-        }, { 'aria-label': t('saved.deleteOne', { game: variantName(g.variant) }), class: 'small' }),
+        'div',
+        { class: 'variant-card' },
+        h('label', { for: `v-${v}`, class: 'variant-head' }, input, h('strong', {}, variantName(v))),
+        previews.board(v, null, t('home.startOf', { game: variantName(v) })),
+        h('span', { class: 'blurb' }, t(`variant.${v}.blurb` as Key)),
+        h('a', { href: `/rules/${v}` }, t('home.rulesOf', { game: variantName(v) })),
       ),
     );
   }
-  return h('section', { class: 'saved-games', 'aria-labelledby': 'saved-h' }, h('h2', { id: 'saved-h' }, t('saved.title')), games.length ? ul : h('p', { class: 'muted' }, t('saved.none')));
+  return pick;
 }
 
-/** The home page. */
-export function home(): Page {
-  const wanted = new URLSearchParams(location.search).get('game') ?? /^#\/play\/(\w+)/.exec(location.hash)?.[1];
-  let variant: VariantName = isVariant(wanted) ? wanted : 'horde';
-  // `?game=xiangqi&fen=…`: start same-device and computer games from a set position (rules diagrams, tests)
-  const startFen = new URLSearchParams(location.search).get('fen');
-  const pick = h('fieldset', { class: 'variant-pick' }, h('legend', {}, t('home.chooseGame')));
-  for (const v of VARIANTS) {
-    const input = h('input', { type: 'radio', name: 'variant', value: v, id: `v-${v}`, checked: v === variant });
-    input.addEventListener('change', () => {
-      if (isVariant(input.value)) variant = input.value;
-    });
-    pick.append(h('label', { for: `v-${v}`, class: 'variant-card' }, input, h('strong', {}, variantName(v)), h('span', {}, t(`variant.${v}.blurb` as Key)), h('a', { href: `/rules/${v}` }, t('home.rulesOf', { game: variantName(v) }))));
-  }
+/** A mode card's heading with its round icon. */
+const modeHead = (id: string, icon: string, text: string): HTMLElement => h('h2', { id }, h('span', { class: 'mode-icon', 'aria-hidden': 'true' }, icon), text);
+type ClockChoice = { minutes: number; increment: number } | null;
+const clockOf = (sel: HTMLSelectElement): ClockChoice => CLOCKS[Number(sel.value)] ?? null;
 
-  const startErr = h('p', { class: 'error', role: 'alert', id: 'start-error' });
-  const start = (g: NewGame): void => {
-    startErr.textContent = '';
-    startGame(g).catch((e: unknown) => {
-      startErr.textContent = e instanceof api.ApiError ? t('error.server', { code: e.code }) : String(e);
-    });
-  };
-  // same device
+/** The three ways to play, and how to start one of them from a given position (the import's play-on). */
+interface Modes {
+  el: HTMLElement;
+  startFrom: (mode: 'local' | 'ai' | 'friend', variant: VariantName, fen: string | null) => Promise<void>;
+}
+
+function modeCards(variant: () => VariantName, startFen: string | null, startErr: HTMLElement): Modes {
   const localClock = clockSelect('local-clock');
-  const local = h(
-    'section',
-    { class: 'mode', 'aria-labelledby': 'm-local' },
-    h('h3', { id: 'm-local' }, t('home.local')),
-    h('p', {}, t('home.local.help')),
-    h('label', { for: 'local-clock' }, t('home.clock')),
-    localClock,
-    button(t('home.start'), () => start({ variant, mode: 'local', aiLevel: null, human: null, clock: CLOCKS[Number(localClock.value)] ?? null, startFen }), { id: 'start-local', class: 'primary' }),
-  );
-
-  // computer
   const level = h('select', { id: 'ai-level' });
   for (let i = 1; i <= 8; i++) level.append(h('option', { value: String(i) }, t('home.level', { level: i })));
   const aiColor = colorSelect('ai-color');
   const aiClock = clockSelect('ai-clock');
+  const fClock = clockSelect('friend-clock');
+  fClock.value = '3';
+  const fColor = colorSelect('friend-color');
+  const fPublic = h('input', { type: 'checkbox', id: 'friend-public' });
+  const startFrom = (mode: 'local' | 'ai' | 'friend', v: VariantName, fen: string | null): Promise<void> =>
+    mode === 'friend'
+      ? createFriendRoom(v, clockOf(fClock), chooseColor(fColor.value), fPublic.checked, fen)
+      : startGame({ variant: v, mode, aiLevel: mode === 'ai' ? Number(level.value) : null, human: mode === 'ai' ? chooseColor(aiColor.value) : null, clock: clockOf(mode === 'ai' ? aiClock : localClock), startFen: fen });
+  const start = (mode: 'local' | 'ai' | 'friend', shownIn: HTMLElement, fen: string | null): void => {
+    shownIn.textContent = '';
+    startFrom(mode, variant(), fen).catch((e: unknown) => (shownIn.textContent = errorText(e)));
+  };
+  const local = h(
+    'section',
+    { class: 'mode', 'aria-labelledby': 'm-local' },
+    modeHead('m-local', '⇅', t('home.local')),
+    h('p', {}, t('home.local.help')),
+    h('label', { for: 'local-clock' }, t('home.clock')),
+    localClock,
+    button(t('home.start'), () => start('local', startErr, startFen), { id: 'start-local', class: 'primary' }),
+  );
   const ai = h(
     'section',
     { class: 'mode', 'aria-labelledby': 'm-ai' },
-    h('h3', { id: 'm-ai' }, t('home.ai')),
+    modeHead('m-ai', '⚙', t('home.ai')),
+    h('p', {}, t('home.ai.help')),
     h('label', { for: 'ai-level' }, t('home.strength')),
     level,
     h('label', { for: 'ai-color' }, t('home.color')),
     aiColor,
     h('label', { for: 'ai-clock' }, t('home.clock')),
     aiClock,
-    button(
-      t('home.start'),
-      () => start({ variant, mode: 'ai', aiLevel: Number(level.value), human: chooseColor(aiColor.value), clock: CLOCKS[Number(aiClock.value)] ?? null, startFen }),
-      { id: 'start-ai', class: 'primary' },
-    ),
+    button(t('home.start'), () => start('ai', startErr, startFen), { id: 'start-ai', class: 'primary' }),
   );
-
-  // friend
-  const fClock = clockSelect('friend-clock');
-  fClock.value = '3';
-  const fColor = colorSelect('friend-color');
-  const fPublic = h('input', { type: 'checkbox', id: 'friend-public' });
   const err = h('p', { class: 'error', role: 'alert' });
   const friend = h(
     'section',
     { class: 'mode', 'aria-labelledby': 'm-friend' },
-    h('h3', { id: 'm-friend' }, t('home.friend')),
+    modeHead('m-friend', '⇄', t('home.friend')),
+    h('p', {}, t('home.friend.help')),
     h('label', { for: 'friend-clock' }, t('home.clock')),
     fClock,
     h('label', { for: 'friend-color' }, t('home.color')),
     fColor,
     h('label', { class: 'check' }, fPublic, ' ', t('home.public')),
-    button(t('home.createRoom'), () => {
-      err.textContent = '';
-      const c = fColor.value;
-      api
-        .createRoom({ variant, clock: CLOCKS[Number(fClock.value)] ?? null, color: c === 'white' || c === 'black' ? c : 'random', public: fPublic.checked, ai_level: null })
-        .then((r) => {
-          seats.set(localStorage, r.id, r.seat_token);
-          if (r.invite_url) localStorage.setItem('cpx.invite.' + r.id, r.invite_url);
-          go(`/r/${r.id}`);
-        })
-        .catch((e: unknown) => {
-          err.textContent = e instanceof api.ApiError ? t('error.server', { code: e.code }) : String(e);
-        });
-    }, { id: 'create-room', class: 'primary' }),
+    // an online room from the start position (the `fen` parameter is for same-device and computer games)
+    button(t('home.createRoom'), () => start('friend', err, null), { id: 'create-room', class: 'primary' }),
     err,
   );
+  return { el: h('div', { class: 'modes' }, local, ai, friend), startFrom };
+}
 
-  const lobby = lobbyStrip();
+/** The home page. */
+export function home(): Page {
+  const wanted = new URLSearchParams(location.search).get('game') ?? /^#\/play\/(\w+)/.exec(location.hash)?.[1];
+  let variant: VariantName = isVariant(wanted) ? wanted : lastGame();
+  const previews = new Previews();
+  // `?game=xiangqi&fen=…`: start same-device and computer games from a set position (rules diagrams, tests)
+  const startFen = new URLSearchParams(location.search).get('fen');
+  const pick = gameCards(previews, variant, (v) => {
+    variant = v;
+    rememberGame(v);
+  });
+  const startErr = h('p', { class: 'error', role: 'alert', id: 'start-error' });
+  const modes = modeCards(() => variant, startFen, startErr);
+  const lobby = lobbyTable();
+  // an imported game: played on from its last position with the choices of the mode cards
+  const imported = importBox({
+    play: (mode, v, fen) => {
+      startErr.textContent = '';
+      modes.startFrom(mode, v, fen).catch((e: unknown) => (startErr.textContent = errorText(e)));
+    },
+  });
   const el = h(
     'div',
     { class: 'home' },
     h('h1', {}, t('home.title')),
-    lobby.el,
     startFen ? h('p', { class: 'notice', role: 'status', id: 'custom-fen' }, t('home.customFen', { fen: startFen })) : null,
     pick,
-    h('div', { class: 'modes' }, local, ai, friend),
+    modes.el,
     startErr,
-    savedGames(),
+    h('div', { class: 'home-lower' }, lobby.el, imported),
+    savedGames(previews),
   );
-  return { el, destroy: lobby.destroy };
+  return {
+    el,
+    destroy: () => {
+      lobby.destroy();
+      previews.destroy();
+    },
+  };
+}
+
+/** Creates an online room with one seat for this browser and opens it (its invitation link is shown there). */
+async function createFriendRoom(variant: VariantName, clock: { minutes: number; increment: number } | null, color: Color | 'random', pub: boolean, fen: string | null): Promise<void> {
+  const r = await api.createRoom({ variant, clock, color, public: pub, ai_level: null, fen });
+  seats.set(localStorage, r.id, r.seat_token);
+  if (r.invite_url) localStorage.setItem('cpx.invite.' + r.id, r.invite_url);
+  go(`/r/${r.id}`);
 }
 
 function colorSelect(id: string): HTMLSelectElement {

@@ -1,12 +1,14 @@
 /** The app: layout, routes, language switch and footer. */
 import './style.css';
 import * as api from './api';
-import { installPieceCss, type GlyphStyle } from './board/ground';
 import { go, h } from './dom';
 import { home } from './home';
+import { analysisPage } from './analysis/page';
 import { LANGS, LANG_NAMES, initLang, lang, onLangChange, setLang, t, type Lang } from './i18n';
 import { roomPage } from './room';
 import { rulesIndex, rulesPage } from './rules';
+import { applyPrefs, settingsMenu, watchSystemScheme } from './settings';
+import { unlockAudioOnGesture } from './sound';
 import { isVariant } from './variants';
 
 /** A mounted page: `destroy` stops its timers and sockets. */
@@ -15,24 +17,6 @@ export interface Page {
   /** The document title's first part. */
   title?: string;
   destroy?: () => void;
-}
-
-const GLYPH_KEY = 'cpx.glyphs';
-/** The Xiangqi glyph setting. */
-export function glyphs(): GlyphStyle {
-  try {
-    return localStorage.getItem(GLYPH_KEY) === 'western' ? 'western' : 'native';
-  } catch {
-    return 'native';
-  }
-}
-function setGlyphs(g: GlyphStyle): void {
-  try {
-    localStorage.setItem(GLYPH_KEY, g);
-  } catch {
-    /* not remembered */
-  }
-  installPieceCss(g);
 }
 
 let current: Page | null = null;
@@ -46,6 +30,7 @@ function route(): Page {
   if ((m = /^\/r\/([\w-]+)$/.exec(path)) && m[1]) return roomPage(m[1], new URLSearchParams(location.search).get('invite'));
   if ((m = /^\/rules\/(\w+)$/.exec(path)) && isVariant(m[1])) return rulesPage(m[1]);
   if (path === '/rules' || path === '/rules/') return rulesIndex();
+  if ((m = /^\/analysis\/([\w-]+)$/.exec(path)) && m[1]) return analysisPage(m[1]);
   return home();
 }
 
@@ -53,19 +38,13 @@ function header(): HTMLElement {
   const sel = h('select', { id: 'lang', 'aria-label': t('nav.language') });
   for (const l of LANGS) sel.append(h('option', { value: l, selected: l === lang() }, LANG_NAMES[l]));
   sel.addEventListener('change', () => setLang(sel.value as Lang));
-  const gl = h('select', { id: 'glyphs', 'aria-label': t('nav.glyphs') });
-  gl.append(
-    h('option', { value: 'native', selected: glyphs() === 'native' }, t('nav.glyphs.native')),
-    h('option', { value: 'western', selected: glyphs() === 'western' }, t('nav.glyphs.western')),
-  );
-  gl.addEventListener('change', () => setGlyphs(gl.value === 'western' ? 'western' : 'native'));
   const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
   return h(
     'header',
     { class: 'top' },
     h('a', { href: '/', class: 'brand' }, 'chessplayx'),
     h('nav', { 'aria-label': t('nav.main') }, link('/', t('nav.play')), link('/rules', t('nav.rules'))),
-    h('div', { class: 'settings' }, h('label', { class: 'sr-only', for: 'lang' }, t('nav.language')), sel, h('label', { class: 'sr-only', for: 'glyphs' }, t('nav.glyphs')), gl),
+    h('div', { class: 'settings' }, h('label', { class: 'sr-only', for: 'lang' }, t('nav.language')), sel, settingsMenu()),
   );
 }
 
@@ -95,7 +74,9 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', render);
 
 initLang();
-installPieceCss(glyphs());
+applyPrefs();
+watchSystemScheme();
+unlockAudioOnGesture();
 onLangChange(render);
 render();
 api

@@ -13,6 +13,7 @@ import { t, type Key } from './i18n';
 import type { Page } from './main';
 import { applyEvent, isEvent, liveClock, opposite, type ClaimKind, type ClientMsg, type Color, type RoomState, type ServerMsg } from './protocol';
 import { RoundView, confirmDialog, sideName, type Shown } from './round';
+import type { PlayerInfo } from './roundParts';
 import { Socket, type Connection } from './socket';
 import { continueUrl, gameStore, seats, tokensFromHash, type SavedGame } from './store';
 import { variantName } from './home';
@@ -248,6 +249,8 @@ class RoomRound extends RoundView {
     if (!r) return null;
     const lc = r.clock ? liveClock(r.clock, r.clockAt ?? performance.now(), performance.now()) : null;
     const canMove = r.state === 'playing' && !this.pending && r.seats.includes(r.status.turn);
+    // one seat held and the other side to move (or my move still unacknowledged): a premove may be set
+    const premovable = r.state === 'playing' && r.you && !this.sameDevice() && (r.status.turn !== r.you || this.pending) ? r.you : null;
     return {
       variant: VARIANT_INFO[r.variant],
       startFen: r.start_fen,
@@ -259,8 +262,22 @@ class RoomRound extends RoundView {
       clock: lc,
       clockRunning: r.clock?.running ?? null,
       movable: !canMove ? null : this.sameDevice() ? 'both' : r.status.turn,
+      premovable,
       orientation: this.sameDevice() ? 'white' : (r.you ?? 'white'),
+      players: { white: this.player(r, 'white'), black: this.player(r, 'black') },
+      mine: r.seats,
     };
+  }
+
+  /** The player bar's name and dot for one side. */
+  private player(r: RoomState, c: Color): PlayerInfo {
+    const v = VARIANT_INFO[r.variant];
+    if (this.sameDevice()) return { name: sideName(v, c), online: this.conn === 'open' };
+    const ai = r.players[c].ai ?? (r.ai_level !== null && r.you !== null && r.you !== c ? r.ai_level : null);
+    if (ai !== null) return { name: t('player.computer', { level: ai }), online: null };
+    if (r.you === c) return { name: t('player.you'), online: this.conn === 'open' };
+    if (!r.players[c].seated) return { name: t('player.waiting'), online: null };
+    return { name: t('player.anonymous'), online: r.presence[c].connected };
   }
 
   protected extra(s: Shown): (HTMLElement | null)[] {
@@ -353,28 +370,49 @@ class RoomRound extends RoundView {
     return out;
   }
 
-  /** The buttons after the end. */
-  private finishedActions(r: RoomState): HTMLElement[] {
+  /** The buttons after the end; `p` prefixes their ids (the result dialog repeats them). */
+  private finishedActions(r: RoomState, p = ''): HTMLElement[] {
     const out: HTMLElement[] = [];
     const me = r.you;
     if (r.rematch) {
       const id = r.rematch;
-      out.push(button(t('act.toRematch'), () => (r.seats.length ? this.followRematch(id) : go(`/r/${id}`)), { id: 'to-rematch', class: 'primary' }));
+      out.push(button(t('act.toRematch'), () => (r.seats.length ? this.followRematch(id) : go(`/r/${id}`)), { id: `${p}to-rematch`, class: 'primary' }));
     } else if (this.sameDevice()) {
       // colours swap on the same screen: White offers, Black accepts, both at once
       out.push(
         button(t('act.rematch'), () => {
           this.send({ t: 'rematch_offer', as: 'white' });
           this.send({ t: 'rematch_accept', as: 'black' });
-        }, { id: 'rematch', class: 'primary' }),
+        }, { id: `${p}rematch`, class: 'primary' }),
       );
     } else if (me) {
       if (r.offers.rematch === opposite(me)) {
-        out.push(button(t('act.acceptRematch'), () => this.send({ t: 'rematch_accept' }), { id: 'rematch-accept', class: 'primary' }));
-        out.push(button(t('act.declineRematch'), () => this.send({ t: 'rematch_decline' }), { id: 'rematch-decline' }));
+        out.push(button(t('act.acceptRematch'), () => this.send({ t: 'rematch_accept' }), { id: `${p}rematch-accept`, class: 'primary' }));
+        out.push(button(t('act.declineRematch'), () => this.send({ t: 'rematch_decline' }), { id: `${p}rematch-decline` }));
       } else if (r.offers.rematch === me) out.push(h('span', { class: 'muted' }, t('act.rematchOffered')));
-      else out.push(button(t('act.rematch'), () => this.send({ t: 'rematch_offer' }), { id: 'rematch', class: 'primary' }));
+      else out.push(button(t('act.rematch'), () => this.send({ t: 'rematch_offer' }), { id: `${p}rematch`, class: 'primary' }));
     }
+    return out;
+  }
+
+  /** The result dialog: rematch, a new game of the same kind, the download and the analysis. */
+  protected resultActions(): HTMLElement[] {
+    const r = this.room;
+    if (!r) return [];
+    const out = r.seats.length ? this.finishedActions(r, 'rd-') : [];
+    out.push(button(t('act.newGame'), () => go(`/?game=${r.variant}`), { id: 'rd-new' }));
+    out.push(exportLink(r, 'rd-export'));
+    const err = h('p', { class: 'error', role: 'alert' });
+    out.push(
+      button(t('act.analyse'), () => {
+        err.textContent = '';
+        api
+          .analyse(r.id)
+          .then((id) => go(`/analysis/${encodeURIComponent(id)}`))
+          .catch((e: unknown) => (err.textContent = e instanceof api.ApiError ? e.message || t('error.server', { code: e.code }) : String(e)));
+      }, { id: 'rd-analyse' }),
+      err,
+    );
     return out;
   }
 
@@ -385,12 +423,16 @@ class RoomRound extends RoundView {
       if (!s.outcome && r.state === 'playing') out.push(...this.playingActions(r, s));
       if (s.outcome) out.push(...this.finishedActions(r));
     }
-    if (r) out.push(h('a', { href: `/api/rooms/${r.id}/export`, class: 'btn', id: 'export', download: `chessplayx-${r.id}.${r.variant === 'xiangqi' ? 'txt' : 'pgn'}` }, t('act.export')));
+    if (r) out.push(exportLink(r, 'export'));
     out.push(button(t('act.home'), () => go('/'), { class: 'link' }));
     if (r && this.tokens.length && r.seats.length) out.push(linkCopy('continue-link', t('room.continueElsewhere'), continueUrl(location.origin, r.id, this.tokens)));
     return out;
   }
 }
+
+/** The download link of a room's game (PGN, or text for Xiangqi). */
+const exportLink = (r: RoomState, id: string): HTMLElement =>
+  h('a', { href: `/api/rooms/${r.id}/export`, class: 'btn', id, download: `chessplayx-${r.id}.${r.variant === 'xiangqi' ? 'txt' : 'pgn'}` }, t('act.export'));
 
 const sameTokens = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x) => b.includes(x));
 

@@ -7,21 +7,15 @@ import * as api from './api';
 import { Board } from './board/ground';
 import { button, h } from './dom';
 import { t, type Key } from './i18n';
-import { explosion, fenTurn, matchTyped, moveNumbering } from './moves';
+import { explosion, fenTurn, matchTyped } from './moves';
 import { formatClock, opposite, type Color, type GameStatus, type MoveInfo, type Outcome, type Warning } from './protocol';
 import { variantName } from './home';
-import type { VariantInfo } from './variants';
+import { iconButton, moveList, pieceSymbol, playerBar, resultDialog, resultText, sideName, streakBox, type PlayerInfo } from './roundParts';
+import { onPrefs, prefs, setPref } from './settings';
+import { play } from './sound';
+import { fenPieces, type VariantInfo } from './variants';
 
-/** The translated name of a side in a game. */
-export function sideName(v: VariantInfo, c: Color): string {
-  return t(v.sideKeys[c]);
-}
-
-/** "Red wins · by perpetual check" / "Draw · by agreement". */
-export function resultText(v: VariantInfo, o: Outcome): string {
-  const head = o.winner ? t('result.wins', { side: sideName(v, o.winner) }) : t('result.draw');
-  return `${head} · ${t(`reason.${o.reason}` as Key)}`;
-}
+export { resultText, sideName } from './roundParts';
 
 /** Shows a modal question; resolves true on confirm. */
 export function confirmDialog(title: string, body: string, yes: string, no: string): Promise<boolean> {
@@ -69,10 +63,19 @@ export interface Shown {
   clock: Record<Color, number> | null;
   clockRunning: Color | null;
   movable: Color | 'both' | null;
+  /** The side that may set a premove now (its opponent is to move), or null. */
+  premovable: Color | null;
   orientation: Color;
+  /** Who sits on each side, for the player bars. */
+  players: Record<Color, PlayerInfo>;
+  /** The sides this page plays (the low-time warning sounds for them). */
+  mine: Color[];
 }
 
-/** The game page's view: board, move list, navigation, panel; the subclass says what to show and does the actions. */
+/** How long the wheel must rest between two steps through the moves (ms). */
+const WHEEL_GAP = 80;
+
+/** The game page's view: board, player bars, move list, navigation, panel; the subclass says what to show and does the actions. */
 export abstract class RoundView {
   protected board: Board | null = null;
   protected viewPly: number | null = null;
@@ -82,21 +85,40 @@ export abstract class RoundView {
   protected thinking = false;
   readonly el = h('div', { class: 'round' });
   private readonly boardHost = h('div', { class: 'board-wrap' });
+  private readonly boardCol = h('div', { class: 'board-col' });
+  private readonly barTop = h('div', { class: 'bar-slot bar-slot-top' });
+  private readonly barBottom = h('div', { class: 'bar-slot bar-slot-bottom' });
   private readonly panel = h('div', { class: 'panel' });
-  private readonly below = h('div', { class: 'below' });
   private timer: ReturnType<typeof setInterval>;
   private lastShownKey = '';
   private prevFen: string | null = null;
   private prevPly = -1;
+  private prevOutcome: boolean | null = null;
+  private lowWarned = new Set<Color>();
+  private wheelAt = 0;
+  /** The result dialog was closed (or never wanted) for this game. */
+  protected resultClosed = false;
+  private clockEls: Partial<Record<Color, HTMLElement>> = {};
+  /** The typed-move form, kept across renders so a half-typed move survives an update. */
+  private typed: { form: HTMLElement; input: HTMLInputElement } | null = null;
+  private readonly unPrefs: () => void;
 
   constructor() {
-    this.el.append(h('div', { class: 'board-col' }, this.boardHost, this.below), this.panel);
+    this.boardCol.append(this.boardHost, resizeHandle(this.el));
+    this.el.append(this.barTop, this.boardCol, this.barBottom, this.panel);
+    applyBoardSize(this.el, prefs().boardSize);
+    this.unPrefs = onPrefs((p) => {
+      applyBoardSize(this.el, p.boardSize);
+      // the bars draw Xiangqi pieces in the chosen style
+      this.render();
+    });
     this.timer = setInterval(() => this.tick(), 200);
     // on the document, not the page: after a move made on the board the focus is on <body>
     document.addEventListener('keydown', this.onKey);
+    this.boardHost.addEventListener('wheel', this.onWheel, { passive: false });
   }
 
-  /** ← → step through the moves, Home and End jump to the start and the live position. */
+  /** ← → step through the moves, Home and End jump to the start and the live position, f flips the board (as on lichess). */
   private readonly onKey = (e: KeyboardEvent): void => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     const tgt = e.target as HTMLElement | null;
@@ -108,14 +130,27 @@ export abstract class RoundView {
     else if (e.key === 'ArrowRight') this.step(1);
     else if (e.key === 'Home') this.goto(0);
     else if (e.key === 'End') this.goto(s.history.length);
+    else if (e.key === 'f') this.board?.flip();
     else return;
     e.preventDefault();
+  };
+
+  /** The wheel over the board steps through the moves: down is forward, as on lichess. */
+  private readonly onWheel = (e: WheelEvent): void => {
+    if (e.ctrlKey || Math.abs(e.deltaY) < 1 || document.querySelector('.promotion-picker')) return;
+    e.preventDefault();
+    const now = performance.now();
+    if (now - this.wheelAt < WHEEL_GAP) return;
+    this.wheelAt = now;
+    this.step(e.deltaY > 0 ? 1 : -1);
   };
 
   protected abstract shown(): Shown | null;
   protected abstract play(uci: string): void;
   protected abstract actions(s: Shown): HTMLElement[];
   protected abstract extra(s: Shown): (HTMLElement | null)[];
+  /** The buttons of the result dialog (rematch, new game, download, analysis). */
+  protected abstract resultActions(s: Shown): HTMLElement[];
   protected tick(): void {
     this.renderClocks();
   }
@@ -123,6 +158,7 @@ export abstract class RoundView {
   destroy(): void {
     document.removeEventListener('keydown', this.onKey);
     clearInterval(this.timer);
+    this.unPrefs();
     this.board?.destroy();
   }
 
@@ -135,6 +171,7 @@ export abstract class RoundView {
           if (uci) void this.tryPlay(uci);
           else this.render();
         },
+        onFlip: () => this.render(),
         pieceName: (l) => t(`piece.${l}` as Key),
         label: t('board.label', { game: variantName(s.variant.name) }),
       });
@@ -164,6 +201,8 @@ export abstract class RoundView {
     const s = this.shown();
     if (!s) return;
     this.viewPly = ply >= s.history.length ? null : ply;
+    // looking back through a finished game: the dialog is in the way
+    if (this.viewPly !== null) this.resultClosed = true;
     if (this.viewPly === 0 && s.startFen) this.fenCache.set(0, s.startFen);
     if (this.viewPly !== null && !this.fenCache.has(this.viewPly)) {
       // a position not seen live (a game opened mid-way): ask the server for its FEN
@@ -179,7 +218,7 @@ export abstract class RoundView {
     this.render();
   }
 
-  /** Re-renders the board (when its position changed) and the panel. */
+  /** Re-renders the board (when its position changed), the bars and the panel. */
   render(): void {
     this.el.setAttribute('aria-busy', String(this.busy()));
     const s = this.shown();
@@ -191,38 +230,50 @@ export abstract class RoundView {
     const live = this.viewPly === null;
     const ply = live ? s.history.length : (this.viewPly ?? 0);
     const fen = live ? s.status.fen : this.fenCache.get(ply);
-    const key = `${ply}|${fen ?? ''}|${live ? JSON.stringify(s.movable) : 'v'}|${s.moves.length}|${this.thinking}`;
+    const key = `${ply}|${fen ?? ''}|${live ? JSON.stringify([s.movable, s.premovable]) : 'v'}|${s.moves.length}|${this.thinking}`;
     if (key !== this.lastShownKey && fen) {
       this.lastShownKey = key;
       const lm = ply > 0 ? s.history[ply - 1] : undefined;
+      const canMove = live && !s.outcome && !this.thinking ? s.movable : null;
       board.set({
         fen,
-        turn: live ? s.status.turn : fen.split(' ')[1] === 'b' ? 'black' : 'white',
+        turn: live ? s.status.turn : fenTurn(fen),
         check: live ? s.status.check : false,
         lastMove: lm ? splitUci(lm.uci) : null,
         moves: live ? s.moves : [],
-        movable: live && !s.outcome && !this.thinking ? s.movable : null,
+        movable: canMove,
+        premovable: live && !s.outcome ? s.premovable : null,
       });
-      // Atomic: explode when a new move arrives live
-      if (live && this.prevFen && ply === this.prevPly + 1 && lm) {
-        const mv = splitUci(lm.uci);
-        const e = mv ? explosion(s.variant, this.prevFen, fen, mv.from, mv.to) : null;
-        if (e) {
-          board.explode(e.squares);
-          this.lastExplosion = e.removed;
-        } else this.lastExplosion = [];
-      }
+      if (live && this.prevFen && ply === this.prevPly + 1 && lm) this.newMove(s, board, this.prevFen, fen, lm.uci);
       if (live) {
         this.prevFen = fen;
         this.prevPly = ply;
       }
+      // a premove set while the opponent thought: played now if the server lists it, else dropped
+      if (canMove && canMove !== 'both') board.playPremove();
     }
+    if (this.prevOutcome === false && s.outcome) play('end');
+    // a game already over when the page opened: no dialog in the way, the panel says the result
+    if (this.prevOutcome === null && s.outcome) this.resultClosed = true;
+    this.prevOutcome = s.outcome !== null;
+    this.renderBars(s, fen ?? s.status.fen);
     this.renderPanel(s, ply);
+    this.renderResult(s);
   }
 
-  private clockEls: Partial<Record<Color, HTMLElement>> = {};
-  /** The typed-move form, kept across renders so a half-typed move survives an update. */
-  private typed: { form: HTMLElement; input: HTMLInputElement } | null = null;
+  /** A move arrived live: its explosion (Atomic) and its sound. */
+  private newMove(s: Shown, board: Board, before: string, after: string, uci: string): void {
+    const mv = splitUci(uci);
+    const e = mv ? explosion(s.variant, before, after, mv.from, mv.to) : null;
+    if (e) {
+      board.explode(e.squares);
+      this.lastExplosion = e.removed;
+    } else this.lastExplosion = [];
+    const captured = fenPieces(after, s.variant.dims).size < fenPieces(before, s.variant.dims).size;
+    if (e) play('explosion');
+    // a move that ends the game: the end sound says it (after the blast, in Atomic)
+    else if (!s.outcome) play(s.status?.check ? 'check' : captured ? 'capture' : 'move');
+  }
 
   private typedForm(v: VariantInfo): HTMLElement {
     if (this.typed) return this.typed.form;
@@ -253,12 +304,58 @@ export abstract class RoundView {
     if (!s?.clock) return;
     for (const c of ['white', 'black'] as const) {
       const el = this.clockEls[c];
+      const ms = s.clock[c];
       if (el) {
-        el.textContent = formatClock(s.clock[c]);
-        el.classList.toggle('running', s.clockRunning === c);
-        el.classList.toggle('low', s.clock[c] < 10000);
+        el.textContent = formatClock(ms);
+        el.classList.toggle('running', s.clockRunning === c && !s.outcome);
+        el.classList.toggle('low', ms < 10000);
+      }
+      // one warning each time a player's own clock runs under 10 s (again after an increment took it back over)
+      if (ms >= 10000) this.lowWarned.delete(c);
+      else if (s.clockRunning === c && !s.outcome && s.mine.includes(c) && !this.lowWarned.has(c)) {
+        this.lowWarned.add(c);
+        play('lowtime');
       }
     }
+  }
+
+  /** The player bars above and below the board, the side at the bottom being the board's. */
+  private renderBars(s: Shown, fen: string): void {
+    const bottom = this.board?.orientation() ?? s.orientation;
+    this.clockEls = {};
+    for (const [slot, c, pos] of [
+      [this.barTop, opposite(bottom), 'top'],
+      [this.barBottom, bottom, 'bottom'],
+    ] as const) {
+      const { bar, clock } = playerBar(s.variant, c, pos, s.players[c], fen, s.clock ? s.clock[c] : null);
+      if (clock) this.clockEls[c] = clock;
+      slot.replaceChildren(bar);
+    }
+  }
+
+  private result: HTMLElement | null = null;
+  /** The result dialog over the board, once per finished game until closed. */
+  private renderResult(s: Shown): void {
+    const want = s.outcome && !this.resultClosed && this.viewPly === null;
+    if (!want || !s.outcome) {
+      this.result?.remove();
+      this.result = null;
+      return;
+    }
+    const next = resultDialog(s.variant, s.outcome, this.resultActions(s), () => {
+      this.resultClosed = true;
+      this.render();
+    });
+    const controls = (d: HTMLElement): HTMLElement[] => Array.from(d.querySelectorAll<HTMLElement>('button, a'));
+    const active = document.activeElement as HTMLElement | null;
+    const kept = this.result && active && this.result.contains(active) ? controls(this.result).indexOf(active) : -1;
+    const first = !this.result;
+    if (this.result) this.result.replaceWith(next);
+    else this.boardCol.append(next);
+    this.result = next;
+    // keyboard users land on the first choice when the dialog opens, and keep their place across redraws
+    if (first) next.querySelector<HTMLElement>('.rd-actions button, .rd-actions a')?.focus({ preventScroll: true });
+    else if (kept >= 0) controls(next)[kept]?.focus({ preventScroll: true });
   }
 
   private renderPanel(s: Shown, ply: number): void {
@@ -266,16 +363,6 @@ export abstract class RoundView {
     const status = s.status as GameStatus;
     const parts: (HTMLElement | null)[] = [];
     parts.push(h('h1', { class: 'game-title' }, variantName(v.name)));
-    this.clockEls = {};
-    if (s.clock) {
-      const row = h('div', { class: 'clocks' });
-      for (const c of [opposite(s.orientation), s.orientation]) {
-        const el = h('span', { class: `clock clock-${c}`, role: 'timer', 'aria-label': t('round.clockOf', { side: sideName(v, c) }) }, formatClock(s.clock[c]));
-        this.clockEls[c] = el;
-        row.append(h('div', {}, h('span', { class: 'clock-side' }, sideName(v, c)), ' ', el));
-      }
-      parts.push(row);
-    }
     const viewed = this.viewPly === null ? null : this.fenCache.get(ply);
     if (s.outcome) parts.push(h('div', { class: 'result', role: 'status' }, resultText(v, s.outcome)));
     else if (viewed)
@@ -293,60 +380,73 @@ export abstract class RoundView {
     if (this.notice) parts.push(h('p', { class: 'notice', role: 'alert' }, this.notice));
     if (v.explodes && this.lastExplosion.length)
       parts.push(h('p', { class: 'explosion', 'aria-live': 'polite' }, t('round.exploded', { pieces: this.lastExplosion.map(pieceSymbol).join(' ') })));
-    if (v.family === 'xiangqi' && status.streaks) parts.push(streakBox(v, status));
+    if (v.family === 'xiangqi') parts.push(streakBox(v, status));
     parts.push(...this.extra(s));
-    // move list
-    const list = h('ol', { class: 'moves', 'aria-label': t('round.moves') });
-    const num = moveNumbering(s.startFen);
-    s.history.forEach((m, i) => {
-      const b = button(m.san, () => this.goto(i + 1), { class: i + 1 === ply ? 'move current' : 'move', 'aria-current': i + 1 === ply ? 'true' : undefined });
-      const n = num(i);
-      list.append(h('li', { value: String(n.move), class: n.side === 'white' ? 'w' : 'b' }, b));
-    });
-    parts.push(h('div', { class: 'move-list' }, list));
+    const list = moveList(s.history, s.startFen, ply, (p) => this.goto(p));
+    parts.push(list);
+    const n = s.history.length;
     const nav = h(
       'div',
       { class: 'nav row' },
-      button('«', () => this.goto(0), { 'aria-label': t('nav.first') }),
-      button('‹', () => this.step(-1), { 'aria-label': t('nav.prev') }),
-      button('›', () => this.step(1), { 'aria-label': t('nav.next') }),
-      button('»', () => this.goto(s.history.length), { 'aria-label': t('nav.last') }),
-      button('↕', () => this.board?.flip(), { 'aria-label': t('round.flip'), id: 'flip' }),
+      iconButton('first', t('nav.first'), () => this.goto(0), n && ply > 0 ? {} : { disabled: '' }),
+      iconButton('prev', t('nav.prev'), () => this.step(-1), n && ply > 0 ? {} : { disabled: '' }),
+      iconButton('next', t('nav.next'), () => this.step(1), ply < n ? {} : { disabled: '' }),
+      iconButton('last', t('nav.last'), () => this.goto(n), ply < n ? {} : { disabled: '' }),
+      iconButton('flip', t('round.flip'), () => this.board?.flip(), { id: 'flip' }),
     );
     parts.push(nav);
     // typed moves
     if (!s.outcome && s.movable && this.viewPly === null) parts.push(this.typedForm(v));
     parts.push(h('div', { class: 'actions row' }, ...this.actions(s)));
     const typing = this.typed !== null && document.activeElement === this.typed.input;
+    const focusedNav = document.activeElement?.closest('.nav') ? Array.from(document.activeElement.parentElement?.children ?? []).indexOf(document.activeElement) : -1;
     this.panel.replaceChildren(...parts.filter((x): x is HTMLElement => x !== null));
     if (typing && this.typed?.input.isConnected) this.typed.input.focus();
-    const cur = list.querySelector('.current');
-    if (cur && 'scrollIntoView' in cur) cur.scrollIntoView({ block: 'nearest' });
+    // a navigation button clicked keeps the focus (keyboard users step on with Enter)
+    if (focusedNav >= 0) (nav.children[focusedNav] as HTMLElement | undefined)?.focus();
+    const cur = list?.querySelector('.current');
+    if (cur && list) list.scrollTop = Math.max(0, (cur as HTMLElement).offsetTop - list.clientHeight / 2);
     // new clock elements get their running / low-time look now, not at the next tick
     this.renderClocks();
   }
+}
+
+/** The board size the player chose (a CSS variable the layout reads), or the default. */
+function applyBoardSize(el: HTMLElement, px: number | null): void {
+  if (px === null) el.style.removeProperty('--board-pref');
+  else el.style.setProperty('--board-pref', `${px}px`);
+}
+
+/** The corner handle that resizes the board by dragging; the size is remembered, a double click forgets it. */
+function resizeHandle(round: HTMLElement): HTMLElement {
+  const grip = h('div', { class: 'board-resize', title: t('round.resize'), 'aria-hidden': 'true' });
+  grip.addEventListener('pointerdown', (e) => {
+    const host = round.querySelector('.board-host');
+    if (!host) return;
+    e.preventDefault();
+    const start = host.getBoundingClientRect().width;
+    const [x0, y0] = [e.clientX, e.clientY];
+    grip.setPointerCapture(e.pointerId);
+    let size = start;
+    const move = (ev: PointerEvent): void => {
+      size = Math.max(200, Math.round(start + Math.max(ev.clientX - x0, ev.clientY - y0)));
+      applyBoardSize(round, size);
+    };
+    const up = (): void => {
+      grip.removeEventListener('pointermove', move);
+      grip.removeEventListener('pointerup', up);
+      setPref('boardSize', size);
+    };
+    grip.addEventListener('pointermove', move);
+    grip.addEventListener('pointerup', up);
+  });
+  grip.addEventListener('dblclick', () => setPref('boardSize', null));
+  return grip;
 }
 
 /** `e2e4` → e2/e4, `a10a9` → a10/a9. */
 export function splitUci(uci: string): { from: string; to: string } | null {
   const m = /^([a-p]\d{1,2})([a-p]\d{1,2})[a-z]?$/.exec(uci);
   return m && m[1] && m[2] ? { from: m[1], to: m[2] } : null;
-}
-
-const SYMBOLS: Record<string, string> = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
-const pieceSymbol = (l: string): string => SYMBOLS[l] ?? l;
-
-function streakBox(v: VariantInfo, s: GameStatus): HTMLElement {
-  const box = h('div', { class: 'streaks', 'aria-label': t('xq.streaks') }, h('h2', {}, t('xq.streaks')));
-  for (const c of ['white', 'black'] as const) {
-    const st = s.streaks?.[c];
-    if (!st) continue;
-    const items: string[] = [];
-    if (st.check.len > 0) items.push(t('xq.checkStreak', { len: st.check.len, limit: st.check.limit }));
-    for (const ch of st.chases) items.push(t('xq.chaseStreak', { len: ch.len, limit: ch.limit, target: ch.target }));
-    box.append(h('p', {}, h('strong', {}, sideName(v, c)), ': ', items.length ? items.join(' · ') : t('xq.noStreak')));
-  }
-  if (s.counters) box.append(h('p', { class: 'muted' }, t('xq.counters', { total: s.counters.total_plies, progress: s.counters.progress_plies, effective: s.counters.effective_plies })));
-  return box;
 }
 

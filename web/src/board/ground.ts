@@ -7,6 +7,7 @@ import { Chessground } from 'chessgroundx';
 import type { Api } from 'chessgroundx/api';
 import type { Config } from 'chessgroundx/config';
 import type { DrawShape } from 'chessgroundx/draw';
+import { premove } from 'chessgroundx/premove';
 import type * as cg from 'chessgroundx/types';
 import 'chessgroundx/assets/chessground.base.css';
 import 'chessgroundx/assets/chessground.brown.css';
@@ -41,6 +42,8 @@ export interface BoardView {
   moves: readonly MoveInfo[];
   /** Who may move pieces now: a colour, both (same device), or nobody. */
   movable: Color | 'both' | null;
+  /** The side that may set a premove while its opponent is to move (online and computer games). */
+  premovable?: Color | null;
 }
 
 /** Board options fixed at creation. */
@@ -54,6 +57,8 @@ export interface BoardOptions {
   pieceName?: (letter: string) => string;
   /** Accessible name of the board. */
   label?: string;
+  /** Called after the board was turned round (the player bars follow it). */
+  onFlip?: () => void;
 }
 
 /** One chessgroundx board. */
@@ -87,7 +92,8 @@ export class Board {
       autoCastle: false,
       highlight: { lastMove: true, check: true },
       animation: { enabled: true, duration: 200 },
-      premovable: { enabled: false },
+      // premoves only show where a piece could go: the server judges them once it is the player's turn
+      premovable: { enabled: true, premoveFunc: premove(v.name, false, v.dims), castle: v.family === 'western' },
       drawable: { enabled: !opts.viewOnly },
       // chessgroundx rebuilds its DOM on every full redraw (a flip is one) and sizes its
       // container to whole device pixels per square, so the labels go inside that container
@@ -126,14 +132,25 @@ export class Board {
       turnColor: view.turn,
       check: view.check ? view.turn : false,
       lastMove: last as cg.Key[],
-      movable: { color: view.movable ?? undefined, dests },
+      movable: { color: view.movable ?? view.premovable ?? undefined, dests },
     });
+    if (!view.movable && !view.premovable) this.api.cancelPremove();
     if (!view.lastMove) this.api.set({ lastMove: [] });
   }
 
   /** Turns the board round. */
   flip(): void {
     this.api.toggleOrientation();
+    this.opts.onFlip?.();
+  }
+
+  /**
+   * Plays the premove set while the opponent was to move, if the server's
+   * legal moves (the dests) allow it; otherwise it is dropped. The move goes
+   * through the same path as a move made by hand (promotion picker included).
+   */
+  playPremove(): void {
+    if (this.api.state.premovable.current && !this.api.playPremove()) this.api.cancelPremove();
   }
 
   /** Current orientation. */
