@@ -197,6 +197,8 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       assert((await plies(a)) === 1, 'nothing sent yet');
       await typeMove(b, 'e5');
       await waitPlies(b, 3);
+      // B can see the premove's event before A has drawn its own copy
+      await waitPlies(a, 3);
       assert((await moveList(a)) === 'e4 e5 d4', `the premove was played: ${await moveList(a)}`);
       // a premove that the reply makes illegal: d4-d5 blocked by ...d5
       await idle(a);
