@@ -122,9 +122,11 @@ pub(crate) fn run(args: &ServeArgs, version: String) -> Result<(), ServeError> {
 /// Arguments of `loadtest`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct LoadArgs {
-    /// The server to load (start it with `--room-rate 0`).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: SocketAddr,
+    /// The server to load (start it with `--room-rate 0`). Repeat it, or
+    /// give a comma-separated list, for the nodes of a cluster: games are
+    /// spread over them, each game's two players on two different nodes.
+    #[arg(long, default_value = "127.0.0.1:8080", value_delimiter = ',')]
+    addr: Vec<SocketAddr>,
     /// Games played at once (two connections each).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -164,7 +166,12 @@ pub(crate) struct LoadArgs {
 /// The games could not be set up.
 pub(crate) fn loadtest(args: &LoadArgs) -> Result<String, ServeError> {
     let config = LoadConfig {
-        addr: args.addr,
+        addr: args
+            .addr
+            .first()
+            .copied()
+            .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 8080))),
+        also: args.addr.iter().skip(1).copied().collect(),
         games: args.games,
         idle: args.idle,
         duration: Duration::from_secs(args.seconds),

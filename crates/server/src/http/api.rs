@@ -17,6 +17,7 @@ use chessplayx_engine::Level;
 use chessplayx_rules::{AnyGame, GameStatus, MoveInfo, MoveWarningInfo, ReplayError, Variant};
 use serde::{Deserialize, Serialize};
 
+use crate::config::NodeId;
 use crate::{AppState, bot::AiError, bot::AiRequest, error::ApiError};
 
 /// The most moves a position request may carry.
@@ -44,6 +45,7 @@ async fn health(State(app): State<AppState>) -> impl IntoResponse {
     let ai = app.0.ai.stats();
     Json(serde_json::json!({
         "status": "ok",
+        "node": app.0.config.node_id.as_ref().map(NodeId::as_str),
         "rooms": app.0.registry.len(),
         "connections": app.0.connections.load(std::sync::atomic::Ordering::Relaxed),
         "store": {"commits": store.batches, "writes": store.jobs},

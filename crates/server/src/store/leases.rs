@@ -61,15 +61,29 @@ impl Store {
              RETURNING epoch"
         );
         let stmt = client.prepare_cached(&take).await?;
-        if let Some(row) = client.query_opt(&stmt, &[&id, &node, &millis(ttl)]).await? {
-            return Ok(Acquired::Taken {
-                epoch: row.try_get(0)?,
-            });
+        let who = client
+            .prepare_cached(&format!(
+                "SELECT l.node, l.expires_at >= {DB_NOW_MS}
+                 FROM rooms r LEFT JOIN room_leases l ON l.room_id = r.id WHERE r.id = $1"
+            ))
+            .await?;
+        // The lease may expire between the two statements: then try again.
+        loop {
+            if let Some(row) = client.query_opt(&stmt, &[&id, &node, &millis(ttl)]).await? {
+                return Ok(Acquired::Taken {
+                    epoch: row.try_get(0)?,
+                });
+            }
+            let Some(row) = client.query_opt(&who, &[&id]).await? else {
+                return Ok(Acquired::NoRoom);
+            };
+            if let (Some(node), Some(true)) = (
+                row.try_get::<_, Option<String>>(0)?,
+                row.try_get::<_, Option<bool>>(1)?,
+            ) {
+                return Ok(Acquired::HeldBy { node });
+            }
         }
-        Ok(match self.lease_holder(id).await? {
-            Some(node) => Acquired::HeldBy { node },
-            None => Acquired::NoRoom,
-        })
     }
 
     /// The node holding an unexpired lease on room `id`, if any.
