@@ -17,8 +17,7 @@ use chessplayx_engine::Level;
 use chessplayx_rules::{AnyGame, GameStatus, MoveInfo, MoveWarningInfo, ReplayError, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::config::NodeId;
-use crate::{AppState, bot::AiError, bot::AiRequest, error::ApiError};
+use crate::{AppState, bot::AiError, bot::AiRequest, config::NodeId, error::ApiError};
 
 /// The most moves a position request may carry.
 const MAX_MOVES: usize = 1_000;
