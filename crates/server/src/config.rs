@@ -50,6 +50,13 @@ pub struct Config {
     pub public_url: Option<PublicUrl>,
     /// The version line answered by `/api/version` (`0.1.0 · <commit>`).
     pub version: String,
+    /// The NATS server joining this node to others (`nats://HOST:PORT`).
+    /// `None`: a single node, which owns every room of its database.
+    /// With a bus, `db_path` must be a PostgreSQL URL (the nodes share it).
+    pub bus: Option<String>,
+    /// This node's name among the others (in `GET /api/rooms/{id}`'s
+    /// `node`, in the lease table and in bus subjects).
+    pub node_id: Option<NodeId>,
 }
 
 impl Default for Config {
@@ -69,6 +76,8 @@ impl Default for Config {
             write_timeout: Duration::from_secs(10),
             public_url: None,
             version: format!("{} · unknown", env!("CARGO_PKG_VERSION")),
+            bus: None,
+            node_id: None,
         }
     }
 }
@@ -123,9 +132,59 @@ impl std::str::FromStr for PublicUrl {
     }
 }
 
+/// A node's name: 1 to 64 characters of `[A-Za-z0-9_-]`, so it can sit in
+/// a NATS subject and a log line unquoted. Built only by [`str::parse`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NodeId(String);
+
+/// Why a `--node-id` was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a node id is 1 to 64 characters of A-Z, a-z, 0-9, _ and -, got {0:?}")]
+pub struct NodeIdError(String);
+
+impl NodeId {
+    /// The name.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for NodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::str::FromStr for NodeId {
+    type Err = NodeIdError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let ok = (1..=64).contains(&text.len())
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if ok {
+            Ok(Self(text.to_owned()))
+        } else {
+            Err(NodeIdError(text.to_owned()))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_ids_fit_a_subject() {
+        assert_eq!("node-1".parse::<NodeId>().unwrap().as_str(), "node-1");
+        assert!("A_b9".parse::<NodeId>().is_ok());
+        assert!("".parse::<NodeId>().is_err());
+        assert!("a.b".parse::<NodeId>().is_err());
+        assert!("a b".parse::<NodeId>().is_err());
+        assert!("x".repeat(65).parse::<NodeId>().is_err());
+    }
 
     #[test]
     fn public_urls_are_checked_and_lose_their_trailing_slash() {

@@ -14,6 +14,7 @@
 
 mod analysis;
 mod bot;
+mod cluster;
 mod config;
 mod error;
 mod export;
@@ -39,7 +40,8 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 pub use bot::{AiError, AiOutcome, AiPool, AiRequest, AiStats, Picker, engine_picker};
-pub use config::{Config, PublicUrl, PublicUrlError};
+pub use cluster::BusError;
+pub use config::{Config, NodeId, NodeIdError, PublicUrl, PublicUrlError};
 pub use error::ApiError;
 pub use loadtest::{AiPoolUse, LoadConfig, LoadError, LoadReport, rss_kib, run as loadtest};
 pub use protocol::{
@@ -49,8 +51,8 @@ pub use protocol::{
 };
 pub use state::AppState;
 pub use store::{
-    ClockConfig, MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, Store, StoreError,
-    StoreStats, WriteOp,
+    Acquired, ClockConfig, MoveRecord, ResultRecord, RoomRecord, RoomState, SeatRecord, Store,
+    StoreError, StoreStats, WriteOp,
 };
 
 use crate::{lobby::Lobby, ratelimit::PerIp, room::Registry, state::Shared};
@@ -61,6 +63,9 @@ pub enum ServeError {
     /// The database could not be opened.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The bus could not be joined.
+    #[error(transparent)]
+    Bus(#[from] BusError),
     /// The address could not be bound.
     #[error("listening on {addr}: {source}")]
     Bind {
@@ -83,9 +88,42 @@ impl AppState {
     /// # Errors
     ///
     /// The database cannot be opened or read.
-    pub async fn new(config: Config, picker: Picker) -> Result<Self, ServeError> {
+    pub async fn new(mut config: Config, picker: Picker) -> Result<Self, ServeError> {
+        let db = config.db_path.to_string_lossy().into_owned();
+        if config.bus.is_some() && !store::is_postgres_url(&db) {
+            return Err(BusError::NeedsPostgres(db).into());
+        }
+        if config.bus.is_some() && config.node_id.is_none() {
+            let random: NodeId = format!("node-{}", util::new_room_id())
+                .parse()
+                .map_err(|e: NodeIdError| ServeError::Io(std::io::Error::other(e)))?;
+            config.node_id = Some(random);
+        }
         let store = Store::open(&config.db_path).await?;
+        let (cluster, requests) = match (&config.bus, &config.node_id) {
+            (Some(url), Some(node)) => {
+                let nats = cluster::connect(url, node).await?;
+                let requests = nats
+                    .subscribe(cluster::node_subject(node.as_str(), "ask"))
+                    .await
+                    .map_err(|source| BusError::Subscribe {
+                        url: url.clone(),
+                        source,
+                    })?;
+                let cluster = cluster::Cluster {
+                    node: node.clone(),
+                    nats,
+                };
+                (Some(cluster), Some(requests))
+            }
+            _ => (None, None),
+        };
         let connections = Arc::new(AtomicUsize::new(0));
+        let lobby = Lobby::start(
+            Arc::clone(&connections),
+            cluster.as_ref().map(lobby::Bus::of),
+        )
+        .await?;
         let shared = Arc::new(Shared {
             ai: AiPool::new(
                 config.ai_threads,
@@ -95,12 +133,22 @@ impl AppState {
             ),
             analyses: analysis::Analyses::default(),
             room_limit: PerIp::new(config.room_rate_per_minute),
-            lobby: Lobby::start(Arc::clone(&connections)),
+            lobby,
             registry: Registry::default(),
             connections,
             store,
             config,
+            cluster,
         });
+        let state = Self(Arc::clone(&shared));
+        if let Some(requests) = requests {
+            // Rooms are taken on demand: the other nodes may hold the
+            // unfinished ones.
+            tokio::spawn(cluster::renew_loop(Arc::downgrade(&shared)));
+            tokio::spawn(cluster::relay::serve(state.clone(), requests));
+            tracing::info!(node = %shared.cluster.as_ref().map_or("", |c| c.node.as_str()), "joined the cluster");
+            return Ok(state);
+        }
         let ids = shared.store.unfinished_rooms().await?;
         let mut reloaded = 0usize;
         for id in &ids {
@@ -111,7 +159,7 @@ impl AppState {
             }
         }
         tracing::info!(reloaded, "rooms reloaded");
-        Ok(Self(shared))
+        Ok(state)
     }
 
     /// The store, for tools and tests that look at what was committed.

@@ -30,8 +30,13 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct LoadConfig {
-    /// The server.
+    /// The server (the first node of a cluster).
     pub addr: SocketAddr,
+    /// The other nodes of a cluster (empty: one server). Games are spread
+    /// over `addr` and these: game `i`'s White connects to node `i` and
+    /// its Black to node `i + 1` (modulo the count), so with several nodes
+    /// every move crosses two of them.
+    pub also: Vec<SocketAddr>,
     /// Games played at once (each holds two connections).
     pub games: usize,
     /// Extra idle connections (lobby watchers), to reach a connection
@@ -363,7 +368,20 @@ struct Game {
     ply: u32,
 }
 
-async fn open_game(addr: SocketAddr, variant: Variant) -> Result<Game, LoadError> {
+/// The nodes of game `i`: White's and Black's.
+fn game_nodes(config: &LoadConfig, i: usize) -> (SocketAddr, SocketAddr) {
+    let n = config.also.len() + 1;
+    let node = |k: usize| match k % n {
+        0 => config.addr,
+        k => config.also[k - 1],
+    };
+    (node(i), node(i + 1))
+}
+
+async fn open_game(
+    (addr, black_addr): (SocketAddr, SocketAddr),
+    variant: Variant,
+) -> Result<Game, LoadError> {
     let (status, room) = http_post(
         addr,
         "/api/rooms",
@@ -378,7 +396,7 @@ async fn open_game(addr: SocketAddr, variant: Variant) -> Result<Game, LoadError
     let invite = room["invite_url"].as_str().unwrap_or_default();
     let mut white = connect(addr, &format!("/ws/room/{id}?token={token}")).await?;
     recv_type(&mut white, "state").await?;
-    let mut black = connect(addr, &invite.replacen("/r/", "/ws/room/", 1)).await?;
+    let mut black = connect(black_addr, &invite.replacen("/r/", "/ws/room/", 1)).await?;
     recv_type(&mut black, "seat").await?;
     let state = recv_type(&mut black, "state").await?;
     recv_type(&mut white, "joined").await?;
@@ -557,7 +575,7 @@ async fn drive_game(
                         let _ = game.sockets[0].send(Message::Text(resign.into())).await;
                         let _ = recv_type(&mut game.sockets[0], "end").await;
                     }
-                    match open_game(config.addr, variant).await {
+                    match open_game(game_nodes(&config, i), variant).await {
                         Ok(g) => game = g,
                         Err(_) => {
                             totals.errors.fetch_add(1, Ordering::Relaxed);
@@ -568,7 +586,7 @@ async fn drive_game(
             }
             Err(_) => {
                 totals.errors.fetch_add(1, Ordering::Relaxed);
-                match open_game(config.addr, variant).await {
+                match open_game(game_nodes(&config, i), variant).await {
                     Ok(g) => game = g,
                     Err(_) => break,
                 }
@@ -598,10 +616,10 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
     for i in 0..config.games {
         let permit = Arc::clone(&opening);
         let variant = variants[i % variants.len()];
-        let addr = config.addr;
+        let nodes = game_nodes(&config, i);
         handles.push(tokio::spawn(async move {
             let _p = permit.acquire_owned().await;
-            open_game(addr, variant).await
+            open_game(nodes, variant).await
         }));
     }
     let mut games = Vec::new();

@@ -1,6 +1,10 @@
 //! The lobby: counters and open public rooms, published to every lobby
 //! connection through a `watch` channel (a slow reader simply skips to the
 //! newest snapshot; nothing queues up).
+//!
+//! In a cluster each node also publishes its own rooms and counters on the
+//! bus every [`ANNOUNCE_EVERY`] and folds the other nodes' into what it
+//! shows; a node not heard from for [`NODE_SILENCE`] is left out.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -13,13 +17,52 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use chessplayx_rules::{Color, Variant};
-use serde::Serialize;
-use tokio::sync::{mpsc, oneshot, watch};
+use futures_util::StreamExt as _;
+use serde::{Deserialize, Serialize};
+use tokio::{
+    sync::{mpsc, oneshot, watch},
+    time::Instant,
+};
 
 use crate::{
+    cluster::{BusError, Cluster},
     protocol::{LobbyCounters, LobbySnapshot, ServerMsg, encode},
     store::ClockConfig,
 };
+
+/// How often a node publishes its part of the lobby on the bus.
+const ANNOUNCE_EVERY: Duration = Duration::from_secs(1);
+
+/// A node not heard from for this long drops out of the lobby.
+const NODE_SILENCE: Duration = Duration::from_secs(3);
+
+/// The bus subject of the nodes' lobby parts.
+const SUBJECT: &str = "cpx.lobby";
+
+/// Where a cluster node exchanges lobby parts.
+#[derive(Clone, Debug)]
+pub(crate) struct Bus {
+    client: async_nats::Client,
+    node: String,
+}
+
+impl Bus {
+    pub(crate) fn of(cluster: &Cluster) -> Self {
+        Self {
+            client: cluster.nats.clone(),
+            node: cluster.node.as_str().to_owned(),
+        }
+    }
+}
+
+/// One node's part of the lobby, as published on the bus.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct NodePart {
+    node: String,
+    open: Vec<Listing>,
+    playing: usize,
+    online: usize,
+}
 
 /// How often at most the lobby is pushed.
 const PUSH_EVERY: Duration = Duration::from_millis(250);
@@ -28,7 +71,7 @@ const PUSH_EVERY: Duration = Duration::from_millis(250);
 const MAX_LISTED: usize = 100;
 
 /// An open public room as the lobby lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub(crate) struct Listing {
     pub(crate) id: String,
     pub(crate) variant: Variant,
@@ -77,11 +120,25 @@ pub(crate) struct Lobby {
 impl Lobby {
     /// Starts the lobby task. `connections` is the server's count of open
     /// WebSockets.
-    pub(crate) fn start(connections: Arc<AtomicUsize>) -> Self {
+    /// With `bus`, it also exchanges parts with the other nodes.
+    pub(crate) async fn start(
+        connections: Arc<AtomicUsize>,
+        bus: Option<Bus>,
+    ) -> Result<Self, BusError> {
         let (updates, rx) = mpsc::unbounded_channel();
         let (tx, snapshot) = watch::channel(render(&HashMap::new(), 0, 0));
-        tokio::spawn(run(rx, tx, connections));
-        Self { updates, snapshot }
+        let parts =
+            match &bus {
+                Some(b) => Some(b.client.subscribe(SUBJECT).await.map_err(|source| {
+                    BusError::Subscribe {
+                        url: SUBJECT.to_owned(),
+                        source,
+                    }
+                })?),
+                None => None,
+            };
+        tokio::spawn(run(rx, tx, connections, bus.zip(parts)));
+        Ok(Self { updates, snapshot })
     }
 
     /// Records a room's change (it is pushed within [`PUSH_EVERY`]).
@@ -113,8 +170,8 @@ impl Lobby {
     }
 }
 
-fn render(open: &HashMap<String, Listing>, playing: usize, online: usize) -> Published {
-    let mut rooms: Vec<&Listing> = open.values().collect();
+fn render(open: &HashMap<&str, &Listing>, playing: usize, online: usize) -> Published {
+    let mut rooms: Vec<&Listing> = open.values().copied().collect();
     rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
     rooms.truncate(MAX_LISTED);
     let snapshot = LobbySnapshot {
@@ -138,6 +195,8 @@ struct Board {
     playing: HashSet<String>,
     dirty: bool,
     online: usize,
+    /// The other nodes' parts, with when each was heard.
+    remote: HashMap<String, (NodePart, Instant)>,
 }
 
 impl Board {
@@ -158,11 +217,50 @@ impl Board {
     /// Publishes a new snapshot if a room or the connection count changed
     /// since the last one.
     fn publish(&mut self, tx: &watch::Sender<Published>, connections: &AtomicUsize) {
-        let online = connections.load(Ordering::Relaxed);
+        let now = Instant::now();
+        let before = self.remote.len();
+        self.remote
+            .retain(|_, (_, heard)| now.duration_since(*heard) < NODE_SILENCE);
+        self.dirty |= self.remote.len() != before;
+        let online = connections.load(Ordering::Relaxed)
+            + self.remote.values().map(|(p, _)| p.online).sum::<usize>();
         if self.dirty || online != self.online {
             self.online = online;
             self.dirty = false;
-            tx.send_replace(render(&self.open, self.playing.len(), online));
+            // A room moving between nodes may be listed by both for a
+            // moment: one listing per id.
+            let mut open: HashMap<&str, &Listing> =
+                self.open.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            for (part, _) in self.remote.values() {
+                for l in &part.open {
+                    open.entry(l.id.as_str()).or_insert(l);
+                }
+            }
+            let playing =
+                self.playing.len() + self.remote.values().map(|(p, _)| p.playing).sum::<usize>();
+            tx.send_replace(render(&open, playing, online));
+        }
+    }
+
+    /// This node's own part, for the bus.
+    fn part(&self, node: &str, connections: &AtomicUsize) -> NodePart {
+        NodePart {
+            node: node.to_owned(),
+            open: self.open.values().cloned().collect(),
+            playing: self.playing.len(),
+            online: connections.load(Ordering::Relaxed),
+        }
+    }
+
+    fn heard(&mut self, me: &str, payload: &[u8]) {
+        match serde_json::from_slice::<NodePart>(payload) {
+            Ok(part) if part.node != me => {
+                self.remote
+                    .insert(part.node.clone(), (part, Instant::now()));
+                self.dirty = true;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "unreadable lobby part on the bus"),
         }
     }
 }
@@ -171,12 +269,35 @@ async fn run(
     mut rx: mpsc::UnboundedReceiver<Input>,
     tx: watch::Sender<Published>,
     connections: Arc<AtomicUsize>,
+    mut bus: Option<(Bus, async_nats::Subscriber)>,
 ) {
     let mut board = Board::default();
     let mut tick = tokio::time::interval(PUSH_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut announce = tokio::time::interval(ANNOUNCE_EVERY);
+    announce.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = announce.tick(), if bus.is_some() => {
+                if let Some((b, _)) = &bus
+                    && let Ok(body) = serde_json::to_vec(&board.part(&b.node, &connections))
+                    && let Err(e) = b.client.publish(SUBJECT, body.into()).await
+                {
+                    tracing::warn!(error = %e, "publishing the lobby part");
+                }
+            }
+            heard = async {
+                match bus.as_mut() {
+                    Some((_, sub)) => sub.next().await,
+                    None => std::future::pending().await,
+                }
+            } => match (heard, &bus) {
+                (Some(msg), Some((b, _))) => {
+                    let me = b.node.clone();
+                    board.heard(&me, &msg.payload);
+                }
+                _ => bus = None,
+            },
             input = rx.recv() => match input {
                 None => break,
                 Some(Input::Update(update)) => board.apply(update),

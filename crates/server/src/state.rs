@@ -3,8 +3,8 @@
 use std::sync::{Arc, atomic::AtomicUsize};
 
 use crate::{
-    analysis::Analyses, bot::AiPool, config::Config, lobby::Lobby, ratelimit::PerIp,
-    room::Registry, store::Store,
+    analysis::Analyses, bot::AiPool, cluster::Cluster, config::Config, lobby::Lobby,
+    ratelimit::PerIp, room::Registry, store::Store,
 };
 
 /// The server's shared state: configuration, store, rooms, lobby, AI
@@ -22,6 +22,8 @@ pub(crate) struct Shared {
     /// Open WebSocket connections (lobby and rooms).
     pub(crate) connections: Arc<AtomicUsize>,
     pub(crate) room_limit: PerIp,
+    /// This node among the others (`None`: a single node, no `--bus`).
+    pub(crate) cluster: Option<Cluster>,
 }
 
 /// The server's state, cheap to clone. Build it with

@@ -14,6 +14,7 @@ async fn a_short_load_run_plays_and_measures_moves() {
     let server = TestServer::start().await;
     let report = loadtest(LoadConfig {
         addr: server.addr,
+        also: Vec::new(),
         games: 4,
         idle: 3,
         duration: Duration::from_millis(1500),

@@ -4,7 +4,7 @@
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use chessplayx_rules::Variant;
-use chessplayx_server::{Config, LoadConfig, PublicUrl, engine_picker};
+use chessplayx_server::{Config, LoadConfig, NodeId, PublicUrl, engine_picker};
 
 /// Arguments of `serve`.
 #[derive(Debug, Clone, clap::Args)]
@@ -50,6 +50,15 @@ pub(crate) struct ServeArgs {
     /// before the connection is closed.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
     write_timeout_secs: u64,
+    /// The NATS server that joins several nodes (nats://HOST:PORT); needs
+    /// a postgres:// --db shared by the nodes. Without it the server is a
+    /// single node.
+    #[arg(long)]
+    bus: Option<String>,
+    /// This node's name among the nodes (A-Z a-z 0-9 _ -; default: a
+    /// random one with --bus).
+    #[arg(long)]
+    node_id: Option<NodeId>,
 }
 
 impl Default for ServeArgs {
@@ -66,6 +75,8 @@ impl Default for ServeArgs {
             ai_normal_sched: false,
             public_url: None,
             write_timeout_secs: 10,
+            bus: None,
+            node_id: None,
         }
     }
 }
@@ -101,6 +112,8 @@ pub(crate) fn run(args: &ServeArgs, version: String) -> Result<(), ServeError> {
         public_url: args.public_url.clone(),
         write_timeout: Duration::from_secs(args.write_timeout_secs),
         version,
+        bus: args.bus.clone(),
+        node_id: args.node_id.clone(),
         ..defaults
     };
     Ok(chessplayx_server::serve(config, engine_picker())?)
@@ -109,9 +122,11 @@ pub(crate) fn run(args: &ServeArgs, version: String) -> Result<(), ServeError> {
 /// Arguments of `loadtest`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct LoadArgs {
-    /// The server to load (start it with `--room-rate 0`).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: SocketAddr,
+    /// The server to load (start it with `--room-rate 0`). Repeat it, or
+    /// give a comma-separated list, for the nodes of a cluster: games are
+    /// spread over them, each game's two players on two different nodes.
+    #[arg(long, default_value = "127.0.0.1:8080", value_delimiter = ',')]
+    addr: Vec<SocketAddr>,
     /// Games played at once (two connections each).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -151,7 +166,12 @@ pub(crate) struct LoadArgs {
 /// The games could not be set up.
 pub(crate) fn loadtest(args: &LoadArgs) -> Result<String, ServeError> {
     let config = LoadConfig {
-        addr: args.addr,
+        addr: args
+            .addr
+            .first()
+            .copied()
+            .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 8080))),
+        also: args.addr.iter().skip(1).copied().collect(),
         games: args.games,
         idle: args.idle,
         duration: Duration::from_secs(args.seconds),

@@ -18,7 +18,7 @@ use chessplayx_rules::{AnyGame, ReplayError, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    AppState, bot::AiError, bot::AiRequest, error::ApiError,
+    AppState, bot::AiError, bot::AiRequest, config::NodeId, error::ApiError,
     protocol::PositionReply as PositionResponse,
 };
 
@@ -47,6 +47,7 @@ async fn health(State(app): State<AppState>) -> impl IntoResponse {
     let ai = app.0.ai.stats();
     Json(serde_json::json!({
         "status": "ok",
+        "node": app.0.config.node_id.as_ref().map(NodeId::as_str),
         "rooms": app.0.registry.len(),
         "connections": app.0.connections.load(std::sync::atomic::Ordering::Relaxed),
         "store": {"commits": store.batches, "writes": store.jobs},

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     AppState,
+    cluster::{Found, find, relay},
     error::ApiError,
     export::site_base,
     room::{Registry, RoomHandle, RoomLoadError, RoomSummary},
@@ -127,9 +128,7 @@ async fn create(
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
     let clock = check_request(&req)?;
-    if let Err(wait) = app.0.room_limit.check(peer.ip()) {
-        return Err(ApiError::RateLimited(wait.as_secs().max(1)));
-    }
+    room_limit(&app, peer).await?;
     // In a same-device room `color` and `seat_token` are White's.
     let color = match req.color {
         _ if req.local => Color::White,
@@ -194,7 +193,15 @@ async fn create(
         }
     }
     let id = record.id.clone();
-    Registry::spawn(&app.0, record).map_err(|e| ApiError::Internal(e.to_string()))?;
+    if app.0.cluster.is_some() {
+        // Taken here before the creator hears of it, so the first
+        // connection finds it held.
+        Registry::get(&app.0, &id)
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+    } else {
+        Registry::adopt(&app.0, record).map_err(|e| ApiError::Internal(e.to_string()))?;
+    }
     let seat_tokens = other_token.map(|other| {
         let mut tokens = ByColor::new(seat_token.clone(), seat_token.clone());
         *tokens.get_mut(!color) = other;
@@ -209,6 +216,23 @@ async fn create(
         seat_token,
     };
     Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// The room-creation limit of `peer`'s address: in this process on a
+/// single node, in the shared database in a cluster (so a burst through
+/// several nodes meets one bucket).
+async fn room_limit(app: &AppState, peer: SocketAddr) -> Result<(), ApiError> {
+    let per_minute = app.0.config.room_rate_per_minute;
+    let waited = if app.0.cluster.is_some() && per_minute > 0 {
+        app.0
+            .store
+            .take_room_token(&peer.ip().to_string(), per_minute)
+            .await?
+            .map_err(|wait| wait.as_secs() + u64::from(wait.subsec_nanos() > 0))
+    } else {
+        app.0.room_limit.check(peer.ip()).map_err(|w| w.as_secs())
+    };
+    waited.map_err(|secs| ApiError::RateLimited(secs.max(1)))
 }
 
 async fn room(app: &AppState, id: &str) -> Result<RoomHandle, ApiError> {
@@ -226,16 +250,41 @@ async fn room(app: &AppState, id: &str) -> Result<RoomHandle, ApiError> {
 async fn summary(
     State(app): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<RoomSummary>, ApiError> {
+) -> Result<Response, ApiError> {
+    if let Some(cluster) = &app.0.cluster {
+        if !is_room_id(&id) {
+            return Err(ApiError::NotFound);
+        }
+        let ask = |node: String| {
+            let id = &id;
+            async move { relay::summary(cluster, &node, id).await }
+        };
+        return match find(&app.0, &id, ask).await? {
+            None => Err(ApiError::NotFound),
+            Some(Found::There(json)) => Ok(Json(json).into_response()),
+            Some(Found::Here(handle)) => handle
+                .summary()
+                .await
+                .map(|s| Json(s).into_response())
+                .map_err(|e| ApiError::Internal(e.to_string())),
+        };
+    }
+    local_summary(&app, &id)
+        .await
+        .map(|s| Json(s).into_response())
+}
+
+async fn local_summary(app: &AppState, id: &str) -> Result<RoomSummary, ApiError> {
+    let app = app.clone();
+    let id = id.to_owned();
     let handle = room(&app, &id).await?;
     // A room retiring at this instant: load it afresh once.
     match handle.summary().await {
-        Ok(s) => Ok(Json(s)),
+        Ok(s) => Ok(s),
         Err(_) => room(&app, &id)
             .await?
             .summary()
             .await
-            .map(Json)
             .map_err(|e| ApiError::Internal(e.to_string())),
     }
 }
@@ -248,7 +297,23 @@ async fn export(
     let config = &app.0.config;
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     let site = site_base(config.public_url.as_ref(), host, &config.addr.to_string());
-    let handle = room(&app, &id).await?;
+    let handle = match &app.0.cluster {
+        None => room(&app, &id).await?,
+        Some(cluster) => {
+            if !is_room_id(&id) {
+                return Err(ApiError::NotFound);
+            }
+            let ask = |node: String| {
+                let (id, site) = (&id, site.clone());
+                async move { relay::export(cluster, &node, id, site).await }
+            };
+            match find(&app.0, &id, ask).await? {
+                None => return Err(ApiError::NotFound),
+                Some(Found::There(text)) => return Ok(export_response(&id, text)),
+                Some(Found::Here(handle)) => handle,
+            }
+        }
+    };
     let text = match handle.export(site.clone()).await {
         Ok(t) => t,
         Err(_) => room(&app, &id)
@@ -257,13 +322,17 @@ async fn export(
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?,
     };
+    Ok(export_response(&id, text))
+}
+
+fn export_response(id: &str, text: String) -> Response {
     let disposition = format!("attachment; filename=\"chessplayx-{id}.pgn\"");
-    Ok((
+    (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         text,
     )
-        .into_response())
+        .into_response()
 }

@@ -2,6 +2,7 @@
 
 mod ai;
 mod commands;
+mod lease;
 mod output;
 
 use std::{
@@ -168,6 +169,11 @@ pub(super) struct RoomActor {
     sent_presence: Option<ByColor<(bool, Option<Countdown>)>>,
     ai: Option<AiJob>,
     idle_since: Instant,
+    /// In a cluster, the epoch of the room's lease, carried by every
+    /// write (`lease.rs`).
+    epoch: Option<i64>,
+    /// A write was fenced or the lease is gone: the room stops here.
+    lost: bool,
 }
 
 impl RoomActor {
@@ -238,6 +244,8 @@ impl RoomActor {
             sent_presence: None,
             ai: None,
             idle_since: now,
+            epoch: None,
+            lost: false,
             shared,
             rx,
             weak,
@@ -254,9 +262,17 @@ impl RoomActor {
                 cmd = self.rx.recv() => {
                     let Some(cmd) = cmd else { break };
                     self.handle(cmd).await;
+                    if self.lost {
+                        self.stop_lost();
+                        break;
+                    }
                 }
                 () = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
                     if self.on_timer().await {
+                        break;
+                    }
+                    if self.lost {
+                        self.stop_lost();
                         break;
                     }
                 }
@@ -337,6 +353,7 @@ impl RoomActor {
                 .remove(&self.core.id, &RoomHandle { tx });
         }
         self.tell_lobby_playing(false);
+        self.release_lease();
         self.rx.close();
         while let Ok(cmd) = self.rx.try_recv() {
             match cmd {
@@ -349,7 +366,10 @@ impl RoomActor {
                 RoomCmd::Export { site, reply } => {
                     let _gone = reply.send(self.export(&site));
                 }
-                RoomCmd::Leave { .. } | RoomCmd::Client { .. } | RoomCmd::AiMove { .. } => {}
+                RoomCmd::Leave { .. }
+                | RoomCmd::Client { .. }
+                | RoomCmd::AiMove { .. }
+                | RoomCmd::LeaseLost => {}
             }
         }
     }
@@ -383,6 +403,7 @@ impl RoomActor {
             RoomCmd::Export { site, reply } => {
                 let _gone = reply.send(self.export(&site));
             }
+            RoomCmd::LeaseLost => self.lost = true,
         }
     }
 

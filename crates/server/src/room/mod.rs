@@ -104,6 +104,9 @@ pub(crate) enum RoomCmd {
         /// The answer.
         reply: oneshot::Sender<RoomSummary>,
     },
+    /// The room's lease was lost (another node took it): stop at once,
+    /// closing every connection so its clients reconnect there.
+    LeaseLost,
     /// The game as PGN / WXF text.
     Export {
         /// The server's base URL for the `Site` tag.
@@ -135,6 +138,9 @@ pub(crate) struct RoomSummary {
     pub(crate) outcome: Option<RoomOutcome>,
     pub(crate) rematch: Option<String>,
     pub(crate) created_at: u64,
+    /// The node running the room (the one answering; `None` on a single
+    /// node started without `--node-id`).
+    pub(crate) node: Option<String>,
 }
 
 /// A room as seen from outside: a sender of commands. Cheap to clone.

@@ -1,7 +1,9 @@
-//! Room id → handle, loading rooms from the store on first use.
+//! Room id → handle, loading rooms from the store on first use. With
+//! several nodes, loading a room first takes its lease (`cluster/`).
 
 use std::{
     collections::HashMap,
+    hash::{BuildHasher as _, RandomState},
     sync::{Arc, Mutex, MutexGuard},
 };
 
@@ -9,9 +11,15 @@ use tokio::sync::mpsc;
 
 use super::{COMMAND_QUEUE, RoomHandle, actor::RoomActor};
 use crate::{
+    cluster::LEASE_TTL,
     state::Shared,
-    store::{RoomRecord, StoreError},
+    store::{Acquired, RoomRecord, StoreError},
 };
+
+/// Loads of rooms in a cluster are serialised per shard of room ids, so
+/// two requests for the same room on one node take its lease once (a
+/// second take-over would bump the epoch under the first actor's feet).
+const LOAD_SHARDS: usize = 64;
 
 /// Why a room could not be brought into memory.
 #[derive(Debug, thiserror::Error)]
@@ -19,6 +27,15 @@ pub(crate) enum RoomLoadError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Another node holds the room's lease (relay to it, or wait for the
+    /// lease to expire).
+    #[error("room {id} is held by node {node}")]
+    Elsewhere {
+        /// The room.
+        id: String,
+        /// The node holding it.
+        node: String,
+    },
     /// The stored game does not replay (a FEN or a move the rules now
     /// reject).
     #[error("room {id}: stored game does not replay: {reason}")]
@@ -32,13 +49,34 @@ pub(crate) enum RoomLoadError {
 
 /// The rooms in memory. The lock is held only to look up or insert, never
 /// across an await.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Registry {
-    rooms: Mutex<HashMap<String, RoomHandle>>,
+    rooms: Mutex<HashMap<String, Entry>>,
+    loading: Vec<tokio::sync::Mutex<()>>,
+    hasher: RandomState,
+}
+
+/// A room in memory, with the epoch of its lease in a cluster.
+#[derive(Clone, Debug)]
+struct Entry {
+    handle: RoomHandle,
+    epoch: Option<i64>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self {
+            rooms: Mutex::default(),
+            loading: (0..LOAD_SHARDS)
+                .map(|_| tokio::sync::Mutex::new(()))
+                .collect(),
+            hasher: RandomState::new(),
+        }
+    }
 }
 
 impl Registry {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, RoomHandle>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
         self.rooms
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -55,40 +93,105 @@ impl Registry {
         shared: &Arc<Shared>,
         id: &str,
     ) -> Result<Option<RoomHandle>, RoomLoadError> {
-        if let Some(handle) = shared.registry.lock().get(id) {
-            return Ok(Some(handle.clone()));
+        if let Some(entry) = shared.registry.lock().get(id) {
+            return Ok(Some(entry.handle.clone()));
         }
-        let Some(record) = shared.store.load_room(id).await? else {
-            return Ok(None);
+        let Some(cluster) = &shared.cluster else {
+            let Some(record) = shared.store.load_room(id).await? else {
+                return Ok(None);
+            };
+            return Self::spawn_with(shared, record, None).map(Some);
         };
-        Self::spawn(shared, record).map(Some)
+        let registry = &shared.registry;
+        let shard = usize::try_from(registry.hasher.hash_one(id) % LOAD_SHARDS as u64).unwrap_or(0);
+        let _loading = registry.loading[shard].lock().await;
+        if let Some(entry) = registry.lock().get(id) {
+            return Ok(Some(entry.handle.clone()));
+        }
+        let node = cluster.node.as_str();
+        let epoch = match shared.store.acquire_lease(id, node, LEASE_TTL).await? {
+            Acquired::Taken { epoch } => epoch,
+            Acquired::HeldBy { node } => {
+                return Err(RoomLoadError::Elsewhere {
+                    id: id.to_owned(),
+                    node,
+                });
+            }
+            Acquired::NoRoom => return Ok(None),
+        };
+        let record = match shared.store.load_room(id).await {
+            Ok(Some(record)) => record,
+            other => {
+                let _ignored = shared.store.release_lease(id, node, epoch).await;
+                return other.map(|_| None).map_err(RoomLoadError::from);
+            }
+        };
+        tracing::debug!(room = %id, epoch, "room taken");
+        Self::spawn_with(shared, record, Some(epoch)).map(Some)
+    }
+
+    /// Starts the actor of a room just created (by a request or a
+    /// rematch). A single node starts it at once; a cluster node takes
+    /// its lease first, in the background.
+    pub(crate) fn adopt(shared: &Arc<Shared>, record: RoomRecord) -> Result<(), RoomLoadError> {
+        if shared.cluster.is_none() {
+            return Self::spawn_with(shared, record, None).map(|_| ());
+        }
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            if let Err(e) = Self::get(&shared, &record.id).await {
+                tracing::error!(room = %record.id, error = %e, "starting a new room");
+            }
+        });
+        Ok(())
     }
 
     /// Starts the actor of a stored room and registers it (or returns the
-    /// one a concurrent caller registered first).
-    pub(crate) fn spawn(
+    /// one a concurrent caller registered first). `epoch`: the lease the
+    /// room's writes carry, in a cluster.
+    fn spawn_with(
         shared: &Arc<Shared>,
         record: RoomRecord,
+        epoch: Option<i64>,
     ) -> Result<RoomHandle, RoomLoadError> {
         let id = record.id.clone();
         let mut rooms = shared.registry.lock();
-        if let Some(handle) = rooms.get(&id) {
-            return Ok(handle.clone());
+        if let Some(entry) = rooms.get(&id) {
+            return Ok(entry.handle.clone());
         }
         let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
-        let actor = RoomActor::new(Arc::clone(shared), record, rx, tx.downgrade())?;
+        let actor = RoomActor::new(Arc::clone(shared), record, rx, tx.downgrade())?.leased(epoch);
         let handle = RoomHandle { tx };
-        rooms.insert(id, handle.clone());
+        rooms.insert(
+            id,
+            Entry {
+                handle: handle.clone(),
+                epoch,
+            },
+        );
         drop(rooms);
         tokio::spawn(actor.run());
         Ok(handle)
+    }
+
+    /// The rooms in memory held under a lease: id, epoch, handle.
+    pub(crate) fn leased(&self) -> Vec<(String, i64, RoomHandle)> {
+        self.lock()
+            .iter()
+            .filter_map(|(id, e)| Some((id.clone(), e.epoch?, e.handle.clone())))
+            .collect()
+    }
+
+    /// Forgets `handle`'s room if it is still the registered one.
+    pub(crate) fn forget(shared: &Shared, id: &str, handle: &RoomHandle) {
+        shared.registry.remove(id, handle);
     }
 
     /// Forgets `handle`'s room if it is still the registered one (a
     /// retiring actor calls this before it stops taking commands).
     pub(crate) fn remove(&self, id: &str, handle: &RoomHandle) {
         let mut rooms = self.lock();
-        if rooms.get(id).is_some_and(|h| h.same_room(handle)) {
+        if rooms.get(id).is_some_and(|e| e.handle.same_room(handle)) {
             rooms.remove(id);
         }
     }

@@ -17,6 +17,9 @@
 //! the COMMIT returns) — so they survive a crash of the process or of the
 //! machine. Rooms acknowledge and broadcast a move only after that.
 
+mod leases;
+
+pub use leases::Acquired;
 mod postgres;
 mod rows;
 mod sqlite;
@@ -43,10 +46,16 @@ struct Migration {
 }
 
 /// The embedded migrations, applied in order.
-const MIGRATIONS: &[Migration] = &[Migration {
-    sqlite: include_str!("migrations/0001_init.sql"),
-    postgres: include_str!("migrations/0001_init.pg.sql"),
-}];
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        sqlite: include_str!("migrations/0001_init.sql"),
+        postgres: include_str!("migrations/0001_init.pg.sql"),
+    },
+    Migration {
+        sqlite: include_str!("migrations/0002_cluster.sql"),
+        postgres: include_str!("migrations/0002_cluster.pg.sql"),
+    },
+];
 
 /// The most jobs one transaction takes: bounds the latency of the first
 /// job of a batch when the queue is very long.
@@ -130,6 +139,20 @@ pub enum StoreError {
     /// The writer thread has stopped (the server is shutting down).
     #[error("the database writer has stopped")]
     Closed,
+    /// The write carried a lease epoch the database no longer holds for
+    /// its room: another node has taken the room (fencing). Nothing of it
+    /// was applied; the room must stop on this node.
+    #[error("room {room}: lease epoch {epoch} is stale; another node owns the room")]
+    Fenced {
+        /// The room.
+        room: String,
+        /// The epoch the write carried.
+        epoch: i64,
+    },
+    /// Leases and shared rate limits need a database shared by the nodes
+    /// (PostgreSQL); a SQLite store serves one node.
+    #[error("a SQLite database serves a single node; several nodes need PostgreSQL")]
+    NotShared,
 }
 
 /// Where a room is in its life. Stored as `waiting`, `playing`,
@@ -168,7 +191,7 @@ impl RoomState {
 }
 
 /// A time control in milliseconds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
 pub struct ClockConfig {
     /// Each side's starting time.
     pub initial: u64,
@@ -302,6 +325,20 @@ pub enum WriteOp {
         /// The room's new last event number.
         v: u64,
     },
+    /// Fencing: the rest of the batch applies only while `node` holds
+    /// `room`'s lease at `epoch`; otherwise the write fails with
+    /// [`StoreError::Fenced`]. PostgreSQL checks it in the same
+    /// transaction, holding the lease row (`FOR SHARE`) until the COMMIT,
+    /// so a take-over waits for the write or the write sees the new
+    /// epoch. A SQLite node owns all its rooms: nothing to check.
+    Fence {
+        /// The room.
+        room: String,
+        /// The lease holder.
+        node: String,
+        /// The lease's epoch when the room was taken.
+        epoch: i64,
+    },
     /// A rematch room was agreed (create it with [`WriteOp::CreateRoom`]
     /// in the same batch).
     Rematch {
@@ -328,7 +365,7 @@ enum Backend {
 }
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.
-fn is_postgres_url(db: &str) -> bool {
+pub(crate) fn is_postgres_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
@@ -425,6 +462,14 @@ impl Store {
                     .map_err(|_| StoreError::Closed)?
             }
             Backend::Postgres(p) => p.unfinished_rooms().await,
+        }
+    }
+
+    /// The PostgreSQL pool behind the lease and rate-limit queries.
+    fn shared_pool(&self) -> Result<&deadpool_postgres::Pool, StoreError> {
+        match &self.inner {
+            Backend::Sqlite(_) => Err(StoreError::NotShared),
+            Backend::Postgres(p) => Ok(p.pool()),
         }
     }
 

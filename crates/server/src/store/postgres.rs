@@ -132,6 +132,10 @@ impl PgStore {
         done.await.map_err(|_| StoreError::Closed)?
     }
 
+    pub(super) fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
     pub(super) fn stats(&self) -> StoreStats {
         self.counters.snapshot()
     }
@@ -318,7 +322,7 @@ async fn begin(
 async fn run_whole(
     client: &mut Object,
     batch: &[Job],
-) -> Result<Result<(), tokio_postgres::Error>, tokio_postgres::Error> {
+) -> Result<Result<(), StoreError>, tokio_postgres::Error> {
     let tx = begin(client).await?;
     for job in batch {
         for op in &job.ops {
@@ -353,7 +357,7 @@ async fn run_with_savepoints(
             Ok(()) => sp.commit().await?,
             Err(_) => sp.rollback().await?,
         }
-        results.push(result.map_err(StoreError::from));
+        results.push(result);
     }
     tx.commit().await?;
     Ok(results)
@@ -371,12 +375,23 @@ async fn exec(
 }
 
 /// The PostgreSQL text of each [`WriteOp`], as in `sqlite.rs`.
-async fn apply(
-    tx: &deadpool_postgres::Transaction<'_>,
-    op: &WriteOp,
-) -> Result<(), tokio_postgres::Error> {
+async fn apply(tx: &deadpool_postgres::Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
     let now = now_ms();
     match op {
+        WriteOp::Fence { room, node, epoch } => {
+            let stmt = tx
+                .prepare_cached(
+                    "SELECT 1 FROM room_leases WHERE room_id = $1 AND node = $2 AND epoch = $3
+                     FOR SHARE",
+                )
+                .await?;
+            if tx.query_opt(&stmt, &[room, node, epoch]).await?.is_none() {
+                return Err(StoreError::Fenced {
+                    room: room.clone(),
+                    epoch: *epoch,
+                });
+            }
+        }
         WriteOp::CreateRoom(room) => {
             let winner = room.result.as_ref().and_then(|r| r.winner).map(color_name);
             let reason = room.result.as_ref().map(|r| r.reason.as_str());

@@ -8,6 +8,8 @@ use chessplayx_rules::{ByColor, Color, Variant};
 
 use super::*;
 
+mod leases;
+
 #[path = "../../tests/common/pg.rs"]
 mod pg;
 

@@ -17,7 +17,13 @@ use serde::Deserialize;
 
 pub(crate) use connection::{lobby_connection, room_connection};
 
-use crate::{AppState, error::ApiError, room::Registry, util::is_room_id};
+use crate::{
+    AppState,
+    cluster::{Found, find, relay},
+    error::ApiError,
+    room::Registry,
+    util::is_room_id,
+};
 
 /// The largest frame or message a client may send; larger ones close the
 /// connection (docs/protocol.md).
@@ -96,10 +102,29 @@ async fn room_ws(
     if !is_room_id(&id) {
         return Err(ApiError::NotFound);
     }
-    let handle = match Registry::get(&app.0, &id).await {
-        Ok(Some(handle)) => handle,
-        Ok(None) => return Err(ApiError::NotFound),
-        Err(e) => return Err(ApiError::Internal(e.to_string())),
+    let handle = match &app.0.cluster {
+        None => match Registry::get(&app.0, &id).await {
+            Ok(Some(handle)) => handle,
+            Ok(None) => return Err(ApiError::NotFound),
+            Err(e) => return Err(ApiError::Internal(e.to_string())),
+        },
+        // Another node may run the room: relay to it.
+        Some(cluster) => {
+            let open = |node: String| {
+                let (id, query) = (&id, &query);
+                async move { relay::open(cluster, &node, id, query).await }
+            };
+            match find(&app.0, &id, open).await? {
+                None => return Err(ApiError::NotFound),
+                Some(Found::Here(handle)) => handle,
+                Some(Found::There(opened)) => {
+                    let timeout = app.0.config.write_timeout;
+                    return Ok(configure(ws)
+                        .on_upgrade(move |socket| relay::pump(socket, opened, timeout))
+                        .into_response());
+                }
+            }
+        }
     };
     Ok(configure(ws)
         .on_upgrade(move |socket| room_connection(socket, app, id, handle, query))

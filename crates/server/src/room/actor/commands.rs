@@ -118,11 +118,10 @@ impl RoomActor {
     pub(super) async fn commit(&mut self, sub: Option<u64>, mut t: Transition) -> Acted {
         let ops = std::mem::take(&mut t.ops);
         if !ops.is_empty() {
-            self.shared
-                .store
-                .write(ops)
-                .await
-                .map_err(|e| self.internal(&e))?;
+            let ops = self.fenced(ops);
+            if let Err(e) = self.shared.store.write(ops).await {
+                return Err(self.write_failed(&e));
+            }
         }
         let t = self.core.apply(t);
         let mut refused = None;
@@ -218,7 +217,7 @@ impl RoomActor {
             }
             Out::Rematch { v, record } => {
                 let id = record.id.clone();
-                if let Err(e) = crate::room::Registry::spawn(&self.shared, *record) {
+                if let Err(e) = crate::room::Registry::adopt(&self.shared, *record) {
                     tracing::error!(room = %id, error = %e, "starting the rematch room");
                 }
                 self.emit(v, &Event::Rematch(RematchEvent { id: &id }));

@@ -217,6 +217,12 @@ impl RoomActor {
             outcome: self.core.outcome,
             rematch: self.core.rematch_id.clone(),
             created_at: self.created_at,
+            node: self
+                .shared
+                .config
+                .node_id
+                .as_ref()
+                .map(|n| n.as_str().to_owned()),
         }
     }
 
