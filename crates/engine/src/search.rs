@@ -157,17 +157,7 @@ struct Frame<M> {
     killers: [Option<M>; 2],
     eval: i32,
     null: bool,
-    /// History slot of the move being searched from this ply
-    /// ([`NO_SLOT`] for a null move): the key of the counter-move table
-    /// one ply down.
-    slot: usize,
-    /// The move left out of this node's search: set while testing whether
-    /// the stored best move is singular (the only good one).
-    excluded: Option<M>,
 }
-
-/// No move (a null move, or above the root) in [`Frame::slot`].
-const NO_SLOT: usize = usize::MAX;
 
 impl<M> Frame<M> {
     fn new() -> Self {
@@ -179,8 +169,6 @@ impl<M> Frame<M> {
             killers: [None, None],
             eval: 0,
             null: false,
-            slot: NO_SLOT,
-            excluded: None,
         }
     }
 }
@@ -206,10 +194,6 @@ const SEE_QUIET_MARGIN: i32 = 60;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 const ASPIRATION: i32 = 30;
 const HISTORY_MAX: i32 = 16_384;
-/// Singular extensions from this depth, with a stored lower bound at most
-/// this many plies shallower.
-const SINGULAR_MIN_DEPTH: i32 = 7;
-const SINGULAR_TT_SLACK: i32 = 3;
 
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
@@ -236,9 +220,6 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
 pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
     history: Box<[[i32; HISTORY_SLOTS]; 2]>,
-    /// The quiet move (its code) that last refuted each opponent move
-    /// (by its history slot): tried right after the killers.
-    counter: Box<[[u16; HISTORY_SLOTS]; 2]>,
     lmr: Box<[[u8; 64]; 64]>,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
@@ -263,7 +244,6 @@ impl<G: Evaluate> Searcher<G> {
         Self {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
-            counter: Box::new([[0; HISTORY_SLOTS]; 2]),
             lmr: lmr_table(),
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
@@ -290,9 +270,6 @@ impl<G: Evaluate> Searcher<G> {
         self.tt.clear();
         for h in self.history.iter_mut() {
             h.fill(0);
-        }
-        for c in self.counter.iter_mut() {
-            c.fill(0);
         }
     }
 
@@ -322,8 +299,6 @@ impl<G: Evaluate> Searcher<G> {
         for f in &mut self.stack {
             f.killers = [None, None];
             f.null = false;
-            f.slot = NO_SLOT;
-            f.excluded = None;
         }
         self.path.clear();
         self.path.extend_from_slice(&history.entries);
@@ -543,7 +518,6 @@ impl<G: Evaluate> Searcher<G> {
             };
             let mut child = root.clone();
             child.play(mv);
-            self.stack[0].slot = root.history_slot(mv);
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             self.path.push(PathEntry {
@@ -759,12 +733,6 @@ impl<G: Evaluate> Searcher<G> {
         if f.killers[1] == Some(mv) {
             return SCORE_KILLER + 1;
         }
-        if ply >= 1 {
-            let prev = self.stack[ply - 1].slot;
-            if prev != NO_SLOT && self.counter[us.0][prev] == G::move_code(mv) {
-                return SCORE_KILLER;
-            }
-        }
         self.history[us.0][pos.history_slot(mv)]
     }
 
@@ -846,12 +814,7 @@ impl<G: Evaluate> Searcher<G> {
         }
 
         let key = pos.zobrist();
-        let excluded = self.stack[ply].excluded;
-        let hit = if excluded.is_some() {
-            None
-        } else {
-            self.tt.probe(key)
-        };
+        let hit = self.tt.probe(key);
         let tt_code = hit.map_or(0, |h| h.mv);
         if let Some(h) = hit
             && !pv_node
@@ -884,7 +847,7 @@ impl<G: Evaluate> Searcher<G> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        if !pv_node && !in_check && excluded.is_none() {
+        if !pv_node && !in_check {
             // Reverse futility: far above beta at low depth.
             // The static evaluation, not a stored bound: a bound from a
             // shallow search that missed a quiet mate would keep this node
@@ -904,7 +867,6 @@ impl<G: Evaluate> Searcher<G> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].null = true;
-                self.stack[ply].slot = NO_SLOT;
                 self.path.push(PathEntry {
                     key: child.zobrist(),
                     check: false,
@@ -960,9 +922,6 @@ impl<G: Evaluate> Searcher<G> {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let mv = moves[i];
-            if excluded == Some(mv) {
-                continue;
-            }
             let order = scores[i];
             let tactical = pos.is_tactical(mv);
             let advance = !tactical && pos.is_pawn_advance(mv);
@@ -1005,25 +964,8 @@ impl<G: Evaluate> Searcher<G> {
                     continue;
                 }
             }
-            let mut extend = gives_check && (ply as i32) < 2 * self.root_depth;
-            if !extend
-                && order == SCORE_TT
-                && (ply as i32) < 2 * self.root_depth
-                && let Some(h) = hit
-            {
-                match self.singular(pos, h, mv, depth, beta, ply, cut_node, in_check) {
-                    Singular::Extend => extend = true,
-                    Singular::No => {}
-                    Singular::Cut(s) => {
-                        self.stack[ply].moves = moves;
-                        self.stack[ply].scores = scores;
-                        self.stack[ply].quiets = quiets;
-                        return s;
-                    }
-                }
-            }
+            let extend = gives_check && (ply as i32) < 2 * self.root_depth;
             let new_depth = depth - 1 + i32::from(extend);
-            self.stack[ply].slot = pos.history_slot(mv);
             self.path.push(PathEntry {
                 key: child.zobrist(),
                 check: gives_check,
@@ -1108,10 +1050,6 @@ impl<G: Evaluate> Searcher<G> {
                                 f.killers[1] = f.killers[0];
                                 f.killers[0] = Some(mv);
                             }
-                            let prev = self.stack[ply - 1].slot;
-                            if prev != NO_SLOT {
-                                self.counter[us.0][prev] = G::move_code(mv);
-                            }
                             let bonus = (depth * depth * 16).min(2000);
                             self.update_history(us, pos.history_slot(mv), bonus);
                             for &q in &quiets {
@@ -1138,9 +1076,6 @@ impl<G: Evaluate> Searcher<G> {
             // searched, so this cannot happen; stay safe anyway.
             return alpha;
         }
-        if excluded.is_some() {
-            return best;
-        }
         let bound = if best >= beta {
             Bound::Lower
         } else if pv_node && best_move.is_some() {
@@ -1157,51 +1092,6 @@ impl<G: Evaluate> Searcher<G> {
             bound,
         );
         best
-    }
-
-    /// Is the stored best move `mv` singular, that is, does every other
-    /// move fail low against a bound a little under its stored score when
-    /// searched at half the depth? Then it is searched one ply deeper. If
-    /// even without it the node fails high above `beta`, several moves
-    /// refute the opponent's last move and the node is cut (multi-cut).
-    #[allow(clippy::too_many_arguments)]
-    fn singular(
-        &mut self,
-        pos: &G,
-        h: crate::tt::Hit,
-        mv: G::Move,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        cut_node: bool,
-        in_check: bool,
-    ) -> Singular {
-        let tt_score = crate::score::from_tt(h.score, ply);
-        if depth < SINGULAR_MIN_DEPTH
-            || h.depth < depth - SINGULAR_TT_SLACK
-            || h.bound == Bound::Upper
-            || tt_score.abs() >= MATE_BOUND
-        {
-            return Singular::No;
-        }
-        let s_beta = tt_score - 2 * depth;
-        let s_depth = (depth - 1) / 2;
-        // The inner search runs at this ply: keep what it overwrites.
-        let (slot, eval) = (self.stack[ply].slot, self.stack[ply].eval);
-        self.stack[ply].excluded = Some(mv);
-        let s = self.negamax(pos, s_depth, s_beta - 1, s_beta, ply, cut_node, in_check);
-        self.stack[ply].excluded = None;
-        self.stack[ply].slot = slot;
-        self.stack[ply].eval = eval;
-        if self.stopped {
-            Singular::No
-        } else if s < s_beta {
-            Singular::Extend
-        } else if s_beta >= beta {
-            Singular::Cut(s_beta)
-        } else {
-            Singular::No
-        }
     }
 
     fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
@@ -1311,16 +1201,6 @@ impl<G: Evaluate> Searcher<G> {
         );
         best
     }
-}
-
-/// What the singular-extension test found for the stored best move.
-enum Singular {
-    /// It is the only good move: search it deeper.
-    Extend,
-    /// Not singular: search as usual.
-    No,
-    /// Other moves also beat `beta`: the node fails high with this score.
-    Cut(i32),
 }
 
 /// Options of one search beyond its limits.
