@@ -62,7 +62,21 @@ def play(engines, a, white, opening, go):
     for e in engines.values():
         e.send("ucinewgame")
     moves = list(opening)
-    res = result_of(a.variant, fen, moves)
+    # The arbiter replays only the moves since the last capture or pawn
+    # move (the position then, as a FEN, is `base`): nothing before it can
+    # repeat, and its FEN carries the move-rule counter. Replaying the whole
+    # game five times a ply made pyffish, not the engines, the cost of a
+    # match at a few thousand nodes a move.
+    base, tail = fen, list(moves)
+
+    def rebase():
+        nonlocal base, tail
+        now = sf.get_fen(a.variant, base, tail)
+        if now.split()[-2] == "0":
+            base, tail = now, []
+
+    rebase()
+    res = result_of(a.variant, base, tail)
     note, failed = "", None
     while res is None and len(moves) < a.max_plies:
         side = white if len(moves) % 2 == 0 else black
@@ -73,12 +87,14 @@ def play(engines, a, white, opening, go):
             note, failed = f"{side} failed: {e}", side
             res = 0.0 if side == white else 1.0
             break
-        if mv not in sf.legal_moves(a.variant, fen, moves):
+        if mv not in sf.legal_moves(a.variant, base, tail):
             note, failed = f"{side} played illegal {mv}", side
             res = 0.0 if side == white else 1.0
             break
         moves.append(mv)
-        res = result_of(a.variant, fen, moves)
+        tail.append(mv)
+        rebase()
+        res = result_of(a.variant, base, tail)
     if res is None:
         res, note = 0.5, "max plies"
     return (res if white == "A" else 1 - res), len(moves), note, failed

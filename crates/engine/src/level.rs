@@ -124,15 +124,17 @@ impl Level {
         self as u8
     }
 
-    /// The row of the base table for this level: the one calibrated in
-    /// chess, and used as it is in Atomic, which has no reference engine
-    /// to calibrate against.
+    /// The row of the base table for this level: the one set in chess.
+    /// Levels 1-3 all complete a depth-3 search (every root move scored)
+    /// and differ only by noise and blunders: with fewer nodes levels 1-2
+    /// finished only depth 2, and that one ply was a cliff of nearly 100%
+    /// between neighbouring levels (docs/strength.md, "Ladder").
     #[must_use]
     pub const fn params(self) -> LevelParams {
         match self {
-            Self::One => row(1, 500, 50, 0, 450, 400, 1),
-            Self::Two => row(2, 2_000, 100, 0, 280, 215, 1),
-            Self::Three => row(3, 12_000, 150, 0, 120, 70, 2),
+            Self::One => row(3, 15_000, 50, 0, 210, 150, 1),
+            Self::Two => row(3, 15_000, 100, 0, 150, 95, 1),
+            Self::Three => row(3, 15_000, 150, 0, 95, 45, 2),
             Self::Four => row(4, 25_000, 200, 0, 85, 40, 4),
             Self::Five => row(5, 40_000, 300, 8, 75, 30, 8),
             Self::Six => row(9, 120_000, 400, 4, 25, 5, 16),
@@ -154,10 +156,19 @@ impl Level {
     /// number (docs/strength.md): in Xiangqi levels 2-5 of the base table
     /// scored 75-85%, so they play weaker there; in Horde
     /// level 3 scored 85% and levels 4 and 6 20-25%, so level 3 is weaker
-    /// there and levels 4-7 search deeper.
+    /// there and levels 4-7 search deeper. Horde, Xiangqi and Atomic keep
+    /// the low rows they were measured with before chess's levels 1-3 were
+    /// retuned.
     #[must_use]
     pub const fn params_in(self, variant: Variant) -> LevelParams {
         match (variant, self) {
+            // The rows levels 1-3 had before the chess ladder was retuned:
+            // these games were calibrated (or, Atomic, measured) with them.
+            (Variant::Xiangqi | Variant::Horde | Variant::Atomic, Self::One) => {
+                row(1, 500, 50, 0, 450, 400, 1)
+            }
+            (Variant::Horde | Variant::Atomic, Self::Two) => row(2, 2_000, 100, 0, 280, 215, 1),
+            (Variant::Atomic, Self::Three) => row(3, 12_000, 150, 0, 120, 70, 2),
             (Variant::Xiangqi, Self::Two) => row(2, 1_500, 100, 0, 320, 255, 1),
             (Variant::Xiangqi, Self::Three) => row(3, 6_000, 150, 0, 180, 120, 2),
             (Variant::Xiangqi, Self::Four) => row(3, 15_000, 200, 0, 105, 60, 4),
