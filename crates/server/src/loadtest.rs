@@ -597,6 +597,70 @@ async fn drive_game(
     game
 }
 
+/// Opens `config.games` games, at most 32 at a time.
+async fn open_games(config: &LoadConfig, variants: &[Variant]) -> Result<Vec<Game>, LoadError> {
+    let opening = Arc::new(Semaphore::new(32));
+    let mut handles = Vec::new();
+    for i in 0..config.games {
+        let permit = Arc::clone(&opening);
+        let variant = variants[i % variants.len()];
+        let nodes = game_nodes(config, i);
+        handles.push(tokio::spawn(async move {
+            let _p = permit.acquire_owned().await;
+            open_game(nodes, variant).await
+        }));
+    }
+    let mut games = Vec::new();
+    for h in handles {
+        games.push(h.await.map_err(|e| LoadError::Protocol(e.to_string()))??);
+    }
+    Ok(games)
+}
+
+/// Starts the rooms against the AI, each stopped at the latest 10 s
+/// after `end`.
+fn spawn_ai_rooms(
+    config: &LoadConfig,
+    end: Instant,
+    totals: &Arc<Totals>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    (0..config.ai_rooms)
+        .map(|i| {
+            let game = ai_game(
+                config.addr,
+                config.seed.wrapping_add(i as u64),
+                end,
+                Arc::clone(totals),
+            );
+            let limit = tokio::time::Instant::from_std(end + Duration::from_secs(10));
+            tokio::spawn(async move {
+                let _ = tokio::time::timeout_at(limit, game).await;
+            })
+        })
+        .collect()
+}
+
+/// The AI pool's use over the run, from its counters before and after.
+fn pool_use(
+    before: Option<(u64, u64, u64, Option<i64>)>,
+    after: Option<(u64, u64, u64, Option<i64>)>,
+    elapsed: Duration,
+) -> Option<AiPoolUse> {
+    before
+        .zip(after)
+        .map(|((threads, s0, b0, _), (_, s1, b1, nice))| {
+            #[allow(clippy::cast_precision_loss)]
+            let busy = b1.saturating_sub(b0) as f64
+                / (threads.max(1) as f64 * elapsed.as_secs_f64().max(1e-9) * 1000.0);
+            AiPoolUse {
+                threads,
+                searches: s1.saturating_sub(s0),
+                busy,
+                nice,
+            }
+        })
+}
+
 /// Runs the load test.
 ///
 /// # Errors
@@ -610,22 +674,7 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
     } else {
         config.variants.clone()
     };
-    // Open games with bounded concurrency.
-    let opening = Arc::new(Semaphore::new(32));
-    let mut handles = Vec::new();
-    for i in 0..config.games {
-        let permit = Arc::clone(&opening);
-        let variant = variants[i % variants.len()];
-        let nodes = game_nodes(&config, i);
-        handles.push(tokio::spawn(async move {
-            let _p = permit.acquire_owned().await;
-            open_game(nodes, variant).await
-        }));
-    }
-    let mut games = Vec::new();
-    for h in handles {
-        games.push(h.await.map_err(|e| LoadError::Protocol(e.to_string()))??);
-    }
+    let games = open_games(&config, &variants).await?;
     let mut idle = Vec::new();
     for _ in 0..config.idle {
         let mut ws = connect(config.addr, "/ws/lobby").await?;
@@ -657,19 +706,7 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
             peak
         })
     });
-    let mut ai_tasks = Vec::new();
-    for i in 0..config.ai_rooms {
-        let game = ai_game(
-            config.addr,
-            config.seed.wrapping_add(i as u64),
-            end,
-            Arc::clone(&totals),
-        );
-        let limit = tokio::time::Instant::from_std(end + Duration::from_secs(10));
-        ai_tasks.push(tokio::spawn(async move {
-            let _ = tokio::time::timeout_at(limit, game).await;
-        }));
-    }
+    let ai_tasks = spawn_ai_rooms(&config, end, &totals);
     let mut tasks = Vec::new();
     for (i, game) in games.into_iter().enumerate() {
         let totals = Arc::clone(&totals);
@@ -705,19 +742,7 @@ pub async fn run(config: LoadConfig) -> Result<LoadReport, LoadError> {
     }
     drop(open);
     drop(idle);
-    let ai_pool = ai_before
-        .zip(ai_after)
-        .map(|((threads, s0, b0, _), (_, s1, b1, nice))| {
-            #[allow(clippy::cast_precision_loss)]
-            let busy = b1.saturating_sub(b0) as f64
-                / (threads.max(1) as f64 * elapsed.as_secs_f64().max(1e-9) * 1000.0);
-            AiPoolUse {
-                threads,
-                searches: s1.saturating_sub(s0),
-                busy,
-                nice,
-            }
-        });
+    let ai_pool = pool_use(ai_before, ai_after, elapsed);
     let mut latencies_us = std::mem::take(&mut *latencies.lock().await);
     latencies_us.sort_unstable();
     Ok(LoadReport {

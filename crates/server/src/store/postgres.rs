@@ -378,70 +378,8 @@ async fn exec(
 async fn apply(tx: &deadpool_postgres::Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
     let now = now_ms();
     match op {
-        WriteOp::Fence { room, node, epoch } => {
-            let stmt = tx
-                .prepare_cached(
-                    "SELECT 1 FROM room_leases WHERE room_id = $1 AND node = $2 AND epoch = $3
-                     FOR SHARE",
-                )
-                .await?;
-            if tx.query_opt(&stmt, &[room, node, epoch]).await?.is_none() {
-                return Err(StoreError::Fenced {
-                    room: room.clone(),
-                    epoch: *epoch,
-                });
-            }
-        }
-        WriteOp::CreateRoom(room) => {
-            let winner = room.result.as_ref().and_then(|r| r.winner).map(color_name);
-            let reason = room.result.as_ref().map(|r| r.reason.as_str());
-            exec(
-                tx,
-                "INSERT INTO rooms (id, variant, start_fen, clock_initial_ms, clock_increment_ms,
-                    public, invite_hash, lobby_invite, state, winner, reason, v, offers,
-                    rematch_id, created_at, updated_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)",
-                &[
-                    &room.id,
-                    &room.variant.name(),
-                    &room.start_fen,
-                    &room.clock.map(|c| to_i64(c.initial)),
-                    &room.clock.map(|c| to_i64(c.increment)),
-                    &room.public,
-                    &room.invite_hash,
-                    &room.lobby_invite,
-                    &room.state.name(),
-                    &winner,
-                    &reason,
-                    &to_i64(room.v),
-                    &room.offers,
-                    &room.rematch_id,
-                    &to_i64(room.created_at),
-                ],
-            )
-            .await?;
-            for color in [
-                chessplayx_rules::Color::White,
-                chessplayx_rules::Color::Black,
-            ] {
-                let seat = room.seats.get(color);
-                exec(
-                    tx,
-                    "INSERT INTO seats (room_id, color, token_hash, ai_level)
-                     VALUES ($1, $2, $3, $4)",
-                    &[
-                        &room.id,
-                        &color_name(color),
-                        &seat.token_hash,
-                        &seat.ai_level.map(i16::from),
-                    ],
-                )
-                .await?;
-            }
-            for m in &room.moves {
-                insert_move(tx, &room.id, m).await?;
-            }
-        }
+        WriteOp::Fence { room, node, epoch } => fence(tx, room, node, *epoch).await?,
+        WriteOp::CreateRoom(room) => create_room(tx, room).await?,
         WriteOp::ClaimSeat {
             room,
             color,
@@ -524,6 +462,94 @@ async fn apply(tx: &deadpool_postgres::Transaction<'_>, op: &WriteOp) -> Result<
             .await?;
         }
     }
+    Ok(())
+}
+
+/// Refuses the batch's writes of a room unless this node still holds its
+/// lease at `epoch`: the check runs inside the write's own transaction and
+/// takes a share lock on the lease row, so a node that lost the room (a
+/// paused process whose lease another node took) cannot commit.
+async fn fence(
+    tx: &deadpool_postgres::Transaction<'_>,
+    room: &str,
+    node: &str,
+    epoch: i64,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "SELECT 1 FROM room_leases WHERE room_id = $1 AND node = $2 AND epoch = $3
+             FOR SHARE",
+        )
+        .await?;
+    if tx
+        .query_opt(&stmt, &[&room, &node, &epoch])
+        .await?
+        .is_none()
+    {
+        return Err(StoreError::Fenced {
+            room: room.to_owned(),
+            epoch,
+        });
+    }
+
+    Ok(())
+}
+
+/// Inserts a new room, its two seats and the moves it is created with.
+/// Apart from `apply` so that no function passes 100 lines.
+async fn create_room(
+    tx: &deadpool_postgres::Transaction<'_>,
+    room: &RoomRecord,
+) -> Result<(), StoreError> {
+    let winner = room.result.as_ref().and_then(|r| r.winner).map(color_name);
+    let reason = room.result.as_ref().map(|r| r.reason.as_str());
+    exec(
+        tx,
+        "INSERT INTO rooms (id, variant, start_fen, clock_initial_ms, clock_increment_ms,
+            public, invite_hash, lobby_invite, state, winner, reason, v, offers,
+            rematch_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)",
+        &[
+            &room.id,
+            &room.variant.name(),
+            &room.start_fen,
+            &room.clock.map(|c| to_i64(c.initial)),
+            &room.clock.map(|c| to_i64(c.increment)),
+            &room.public,
+            &room.invite_hash,
+            &room.lobby_invite,
+            &room.state.name(),
+            &winner,
+            &reason,
+            &to_i64(room.v),
+            &room.offers,
+            &room.rematch_id,
+            &to_i64(room.created_at),
+        ],
+    )
+    .await?;
+    for color in [
+        chessplayx_rules::Color::White,
+        chessplayx_rules::Color::Black,
+    ] {
+        let seat = room.seats.get(color);
+        exec(
+            tx,
+            "INSERT INTO seats (room_id, color, token_hash, ai_level)
+             VALUES ($1, $2, $3, $4)",
+            &[
+                &room.id,
+                &color_name(color),
+                &seat.token_hash,
+                &seat.ai_level.map(i16::from),
+            ],
+        )
+        .await?;
+    }
+    for m in &room.moves {
+        insert_move(tx, &room.id, m).await?;
+    }
+
     Ok(())
 }
 
