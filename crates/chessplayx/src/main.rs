@@ -11,14 +11,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// mimalloc instead of glibc's allocator: a move through the server
-/// allocates and frees many small strings (notation, JSON) across the
-/// async worker threads, and glibc's malloc spent about a tenth of the
-/// workers' time in allocation and `malloc_consolidate` under load
-/// (docs/performance-server.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
