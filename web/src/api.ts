@@ -13,7 +13,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(path: string, body?: unknown): Promise<unknown> {
+/** One request to the API: GET without a body, POST with a JSON one; an error reply becomes an {@link ApiError}. */
+export async function call(path: string, body?: unknown): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(path, {

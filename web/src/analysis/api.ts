@@ -1,11 +1,12 @@
 /**
- * The analysis endpoints of docs/protocol.md ("Analysis"): start or find an
- * analysis, poll it, the analysis board's live engine line, and import.
+ * The analysis endpoints of docs/protocol.md ("Analysis"), once an analysis
+ * is started (../api.ts): poll it, and ask for the analysis board's live
+ * engine line.
  * Replies are checked field by field: a malformed reply is an error, never
  * a half-drawn page.
  */
-import { ApiError } from '../api';
-import { parseStatus, type Color, type GameStatus } from '../protocol';
+import { ApiError, call } from '../api';
+import type { Color } from '../protocol';
 import { isVariant, type VariantName } from '../variants';
 
 /** An evaluation from White's (Red's) side; `winner` is set in a finished position. */
@@ -50,8 +51,6 @@ export interface Analysis {
   moves: AnalysedMove[];
 }
 
-/** A game to analyse: a position request or a room. */
-export type AnalysisRequest = { variant: VariantName; fen: string | null; moves: readonly string[] } | { room: string };
 
 type Obj = Record<string, unknown>;
 const bad = (what: string): never => {
@@ -125,26 +124,6 @@ export function parseAnalysis(x: unknown): Analysis {
   };
 }
 
-async function call(path: string, body?: unknown): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError('network', String(e));
-  }
-  const json: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-    throw new ApiError(typeof err?.code === 'string' ? err.code : 'internal', typeof err?.message === 'string' ? err.message : res.statusText);
-  }
-  return json;
-}
-
-/** Starts (or finds) the analysis of a game; its id. */
-export async function startAnalysis(req: AnalysisRequest): Promise<{ id: string; total: number }> {
-  const o = obj(await call('/api/analysis', req), 'start');
-  return { id: str(o.id, 'id'), total: num(o.total, 'total') };
-}
 
 /** The analysis as it stands. */
 export async function getAnalysis(id: string): Promise<Analysis> {
@@ -154,24 +133,4 @@ export async function getAnalysis(id: string): Promise<Analysis> {
 /** The engine's line for a position (the analysis board). */
 export async function evaluate(variant: VariantName, fen: string | null, moves: readonly string[], ms = 300): Promise<PositionEval> {
   return parsePositionEval(await call('/api/eval', { variant, fen, moves, ms }));
-}
-
-/** `POST /api/import`. */
-export interface Imported {
-  variant: VariantName;
-  fen: string | null;
-  moves: string[];
-  sans: string[];
-  headers: Record<string, string>;
-  status: GameStatus;
-}
-
-/** Reads a pasted PGN or FEN (`variant` overrides the PGN's own tag). */
-export async function importGame(text: string, variant: VariantName | null = null): Promise<Imported> {
-  const o = obj(await call('/api/import', { text, variant }), 'import');
-  const v = str(o.variant, 'variant');
-  if (!isVariant(v)) return bad('variant');
-  const headers: Record<string, string> = {};
-  for (const [k, val] of Object.entries(obj(o.headers ?? {}, 'headers'))) if (typeof val === 'string') headers[k] = val;
-  return { variant: v, fen: optStr(o.fen, 'fen'), moves: strs(o.moves, 'moves'), sans: strs(o.sans, 'sans'), headers, status: parseStatus(o.status) };
 }
