@@ -8,7 +8,7 @@
 
 use crate::chess::{self, Atomic, ChessGame, Horde, PgnTags, PlayUciError, Rules, Standard};
 use crate::xiangqi::{self, Counters, StreakInfo, Streaks, XiangqiGame, XiangqiPlayError};
-use crate::{ByColor, Claim, Color, EndReason, Game, MoveError, Outcome, Variant};
+use crate::{ByColor, Claim, Color, EndReason, Game, MoveError, Notation, Outcome, Variant};
 
 /// A game of any variant: its start, its moves, its position and its end.
 #[derive(Clone, Debug)]
@@ -76,13 +76,17 @@ pub struct PlayedMove {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MoveInfo {
     /// UCI coordinates.
-    pub uci: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub uci: Notation,
     /// SAN for the 8×8 games, WXF for Xiangqi.
-    pub san: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub san: Notation,
     /// Origin square (`e2`, `b10`).
-    pub from: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub from: Notation,
     /// Destination square (castling: the king's destination).
-    pub to: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub to: Notation,
     /// Promotion piece letter (`q`, `r`, `b`, `n`), if any.
     pub promotion: Option<char>,
 }
@@ -127,7 +131,8 @@ pub struct GameStatus {
     /// Whether the side to move is in check.
     pub check: bool,
     /// Every legal move in UCI notation (empty once the game is over).
-    pub legal_moves: Vec<String>,
+    #[cfg_attr(feature = "ts", ts(type = "Array<string>"))]
+    pub legal_moves: Vec<Notation>,
     /// The last move in SAN (WXF in Xiangqi); `null` before the first move.
     pub san: Option<String>,
     /// `null` while the game goes on.
@@ -284,12 +289,12 @@ fn chess_moves<R: Rules>(game: &ChessGame<R>) -> Vec<MoveInfo> {
     legal
         .iter()
         .map(|&mv| {
-            let uci = mv.to_uci().to_string();
+            let uci = Notation::of(mv.to_uci());
             MoveInfo {
-                san: chess::SanPlus::from_move_among(pos, mv, &legal).to_string(),
-                from: mv.from().to_string(),
+                san: Notation::of(chess::SanPlus::from_move_among(pos, mv, &legal)),
+                from: Notation::from_text(mv.from().name()),
                 // The UCI destination: the king's square when castling.
-                to: uci.get(2..4).unwrap_or_default().to_owned(),
+                to: Notation::from_text(uci.get(2..4).unwrap_or_default()),
                 uci,
                 promotion: mv.promotion().map(|r| r.char()),
             }
@@ -542,10 +547,13 @@ impl AnyGame {
                 .legal_moves()
                 .into_iter()
                 .map(|mv| MoveInfo {
-                    uci: mv.to_uci(),
-                    san: x.position().wxf(mv),
-                    from: mv.from().to_string(),
-                    to: mv.to().to_string(),
+                    uci: xiangqi_uci(mv),
+                    san: x
+                        .position()
+                        .wxf_move(mv)
+                        .map_or_else(|| xiangqi_uci(mv), Notation::of),
+                    from: Notation::of(mv.from()),
+                    to: Notation::of(mv.to()),
                     promotion: None,
                 })
                 .collect(),
@@ -665,10 +673,29 @@ impl AnyGame {
     /// The state clients read.
     #[must_use]
     pub fn status(&self) -> GameStatus {
+        let legal = match self {
+            Self::Chess(g) => chess_ucis(g),
+            Self::Horde(g) => chess_ucis(g),
+            Self::Atomic(g) => chess_ucis(g),
+            Self::Xiangqi(x) => x.legal_moves().into_iter().map(xiangqi_uci).collect(),
+        };
+        self.status_with(legal)
+    }
+
+    /// [`Self::status`] and [`Self::legal_moves`] from one move
+    /// generation: the server sends both after every move.
+    #[must_use]
+    pub fn status_and_moves(&self) -> (GameStatus, Vec<MoveInfo>) {
+        let moves = self.legal_moves();
+        let status = self.status_with(moves.iter().map(|m| m.uci).collect());
+        (status, moves)
+    }
+
+    fn status_with(&self, legal_moves: Vec<Notation>) -> GameStatus {
         match self {
-            Self::Chess(g) => chess_status(g),
-            Self::Horde(g) => chess_status(g),
-            Self::Atomic(g) => chess_status(g),
+            Self::Chess(g) => chess_status(g, legal_moves),
+            Self::Horde(g) => chess_status(g, legal_moves),
+            Self::Atomic(g) => chess_status(g, legal_moves),
             Self::Xiangqi(x) => {
                 let wxf = x.last_move_wxf();
                 GameStatus {
@@ -676,7 +703,7 @@ impl AnyGame {
                     fen: x.position().fen(),
                     turn: x.turn(),
                     check: x.is_check(),
-                    legal_moves: x.legal_moves().into_iter().map(|m| m.to_uci()).collect(),
+                    legal_moves,
                     san: wxf.clone(),
                     outcome: x.outcome(),
                     claimable: Vec::new(),
@@ -694,18 +721,25 @@ impl AnyGame {
     }
 }
 
-fn chess_status<R: Rules>(g: &ChessGame<R>) -> GameStatus {
+fn xiangqi_uci(mv: xiangqi::Move) -> Notation {
+    Notation::of(format_args!("{}{}", mv.from(), mv.to()))
+}
+
+fn chess_ucis<R: Rules>(g: &ChessGame<R>) -> Vec<Notation> {
+    g.legal_moves()
+        .into_iter()
+        .map(|m| Notation::of(m.to_uci()))
+        .collect()
+}
+
+fn chess_status<R: Rules>(g: &ChessGame<R>, legal_moves: Vec<Notation>) -> GameStatus {
     let pos = g.position();
     GameStatus {
         variant: pos.variant(),
         fen: pos.fen(),
         turn: pos.turn(),
         check: pos.is_check(),
-        legal_moves: g
-            .legal_moves()
-            .into_iter()
-            .map(|m| m.to_uci().to_string())
-            .collect(),
+        legal_moves,
         san: g.last_san(),
         outcome: g.outcome(),
         claimable: g.claimable(),
@@ -929,7 +963,7 @@ mod tests {
                     state = state
                         .wrapping_mul(6_364_136_223_846_793_005)
                         .wrapping_add(1);
-                    ucis.push(legal[pick].uci.clone());
+                    ucis.push(legal[pick].uci.to_string());
                 }
                 let uci = &ucis[i];
                 let p = game

@@ -10,6 +10,7 @@ mod any;
 mod color;
 mod dispatch;
 mod game;
+mod notation;
 mod outcome;
 mod variant;
 
@@ -23,5 +24,6 @@ pub use any::{
 pub use color::{ByColor, Color};
 pub use dispatch::{GameVisitor, VariantPosition};
 pub use game::{Game, MoveError};
+pub use notation::Notation;
 pub use outcome::{Claim, EndReason, Outcome};
 pub use variant::{ParseVariantError, Variant};

@@ -270,7 +270,11 @@ async fn eval_answers_unavailable_when_the_pool_stays_busy() {
     let slow: chessplayx_server::Picker = Arc::new(
         |req: &chessplayx_server::AiRequest, _deadline, _stop: &Arc<AtomicBool>| {
             std::thread::sleep(Duration::from_secs(4));
-            req.game.legal_moves().into_iter().next().map(|m| m.uci)
+            req.game
+                .legal_moves()
+                .into_iter()
+                .next()
+                .map(|m| m.uci.to_string())
         },
     );
     let server =

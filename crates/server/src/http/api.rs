@@ -107,9 +107,10 @@ async fn position(
 ) -> Result<Json<PositionResponse>, ApiError> {
     let Json(req) = body?;
     let game = replay(req).await?;
+    let (status, moves) = game.status_and_moves();
     Ok(Json(PositionResponse {
-        status: game.status(),
-        moves: game.legal_moves(),
+        status,
+        moves,
         warnings: game.move_warnings(),
     }))
 }

@@ -131,9 +131,10 @@ struct View {
 
 impl View {
     fn of(game: &AnyGame) -> Self {
+        let (status, moves) = game.status_and_moves();
         Self {
-            status: game.status(),
-            moves: game.legal_moves(),
+            status,
+            moves,
             warnings: game.move_warnings(),
         }
     }

@@ -34,7 +34,11 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// strength: the first legal move in the rules' order (deterministic).
 pub fn first_move_picker() -> Picker {
     Arc::new(|req: &AiRequest, _deadline, _stop: &Arc<AtomicBool>| {
-        req.game.legal_moves().into_iter().next().map(|m| m.uci)
+        req.game
+            .legal_moves()
+            .into_iter()
+            .next()
+            .map(|m| m.uci.to_string())
     })
 }
 

@@ -97,7 +97,7 @@ fn random_command<'a>(c: &RoomCore, rng: &mut StdRng, uci: &'a str) -> Command<'
 fn random_uci(c: &RoomCore, rng: &mut StdRng) -> String {
     let legal = c.game.legal_moves();
     match legal.get(rng.random_range(0..legal.len().max(1))) {
-        Some(m) if rng.random_bool(0.9) => m.uci.clone(),
+        Some(m) if rng.random_bool(0.9) => m.uci.to_string(),
         _ => ["e2e5", "zz", "a7a5", "e2e4"][rng.random_range(0..4)].to_owned(),
     }
 }
