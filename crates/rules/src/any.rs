@@ -1018,7 +1018,7 @@ mod tests {
     fn undo_takes_back_one_ply_in_every_variant() {
         for v in Variant::ALL {
             let mut game = AnyGame::new(v, None).unwrap();
-            let first = game.legal_moves()[0].uci.clone();
+            let first = game.legal_moves()[0].uci;
             let start = game.fen();
             game.play_uci(&first).unwrap();
             assert_ne!(game.fen(), start);
