@@ -357,7 +357,7 @@ fn random_games_of_every_variant_read_back_to_the_same_moves() {
                 if legal.is_empty() || game.outcome().is_some() {
                     break;
                 }
-                let uci = legal[rng.below(legal.len())].uci.clone();
+                let uci = legal[rng.below(legal.len())].uci;
                 game.play_uci(&uci).unwrap();
             }
             let text = export(&game, &info(None));
