@@ -296,7 +296,7 @@ fn the_move_list_names_moves_as_the_position_does() {
                     assert_eq!(info.to, info.uci[2..4]);
                 }
                 named += infos.len();
-                let pick = infos[rng.below(infos.len())].uci.clone();
+                let pick = infos[rng.below(infos.len())].uci;
                 game.play_uci(&pick).unwrap();
             }
         }
