@@ -17,10 +17,13 @@ async fn a_short_load_run_plays_and_measures_moves() {
         also: Vec::new(),
         games: 4,
         idle: 3,
-        duration: Duration::from_millis(1500),
+        // Short games and a few seconds, so a game ends even when the
+        // machine is loaded and PostgreSQL commits are slow (20 plies in
+        // 1.5 s failed once at load average 9).
+        duration: Duration::from_millis(3000),
         think: Duration::from_millis(40),
         variants: vec![Variant::Chess, Variant::Xiangqi],
-        max_plies: 20,
+        max_plies: 10,
         seed: 7,
         server_pid: Some(std::process::id()),
         ai_rooms: 1,
