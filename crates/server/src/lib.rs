@@ -142,9 +142,10 @@ impl AppState {
         });
         let state = Self(Arc::clone(&shared));
         if let Some(requests) = requests {
-            // Rooms are taken on demand: the other nodes may hold the
-            // unfinished ones.
+            // Rooms are taken on demand, or by the orphan sweep when their
+            // node died: the other nodes may hold the unfinished ones.
             tokio::spawn(cluster::renew_loop(Arc::downgrade(&shared)));
+            tokio::spawn(cluster::sweep::sweep_loop(Arc::downgrade(&shared)));
             tokio::spawn(cluster::relay::serve(state.clone(), requests));
             tracing::info!(node = %shared.cluster.as_ref().map_or("", |c| c.node.as_str()), "joined the cluster");
             return Ok(state);

@@ -9,12 +9,15 @@
 //! - **Any node serves any room**: a node asked for a room another live
 //!   node holds relays the connection to it over NATS (`relay.rs`); a
 //!   room nobody holds is taken by the node asked.
+//! - **Orphans**: every node sweeps for rooms whose owner died and in
+//!   which a clock runs or an AI must move, and runs them (`sweep.rs`).
 //! - **The lobby** of each node merges what the others publish on the bus
 //!   (`lobby.rs` at the crate root).
 //!
 //! Nothing here is used by a single node (no `--bus`).
 
 pub(crate) mod relay;
+pub(crate) mod sweep;
 
 use std::{sync::Arc, time::Duration};
 
@@ -167,6 +170,47 @@ where
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// The summary of room `id` (`GET /api/rooms/{id}`) on a cluster node,
+/// without taking the room over: from this node's actor when it runs the
+/// room, else from the lease holder over the bus, else (nobody holds it,
+/// or the holder does not answer) from the database, its `node` the
+/// holder of the unexpired lease or `null`. So a summary never moves a
+/// room, and `null` shows while a dead node's room waits for the sweep.
+/// `Ok(None)`: no such room.
+pub(crate) async fn summary(
+    shared: &Arc<Shared>,
+    id: &str,
+) -> Result<Option<serde_json::Value>, crate::error::ApiError> {
+    use crate::error::ApiError;
+    let Some(cluster) = &shared.cluster else {
+        return Err(ApiError::Internal("not in a cluster".to_owned()));
+    };
+    let json = |s| serde_json::to_value(s).map_err(|e| ApiError::Internal(e.to_string()));
+    // A room retiring at this instant answers no more: the store does.
+    if let Some(handle) = shared.registry.running(id)
+        && let Ok(s) = handle.summary().await
+    {
+        return json(s).map(Some);
+    }
+    let mut holder = shared.store.lease_holder(id).await?;
+    if let Some(node) = holder.as_deref().filter(|n| *n != cluster.node.as_str()) {
+        match relay::summary(cluster, node, id).await {
+            Ok(answer) => return Ok(Some(answer)),
+            Err(relay::AskError::NoRoom) => return Ok(None),
+            Err(e) => {
+                tracing::debug!(room = %id, error = %e, "summary from the database instead");
+                holder = shared.store.lease_holder(id).await?;
+            }
+        }
+    }
+    let Some(record) = shared.store.load_room(id).await? else {
+        return Ok(None);
+    };
+    let summary = crate::room::stored_summary(&record, holder)
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    json(summary).map(Some)
 }
 
 /// Where [`find`] found a room.

@@ -460,6 +460,11 @@ async fn answer(app: &AppState, request: Request) -> Reply {
             room.clone()
         }
     };
+    // A summary is answered only by a node running the room: asking must
+    // not take it over (the asker reads the database instead).
+    if matches!(request, Request::Summary { .. }) && app.0.registry.running(&room).is_none() {
+        return Reply::NotHere;
+    }
     let handle = match Registry::get(&app.0, &room).await {
         Ok(Some(handle)) => handle,
         Ok(None) => return Reply::NoRoom,

@@ -251,22 +251,14 @@ async fn summary(
     State(app): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    if let Some(cluster) = &app.0.cluster {
+    if app.0.cluster.is_some() {
         if !is_room_id(&id) {
             return Err(ApiError::NotFound);
         }
-        let ask = |node: String| {
-            let id = &id;
-            async move { relay::summary(cluster, &node, id).await }
-        };
-        return match find(&app.0, &id, ask).await? {
+        // Never takes the room over: `node` is null while nobody holds it.
+        return match crate::cluster::summary(&app.0, &id).await? {
             None => Err(ApiError::NotFound),
-            Some(Found::There(json)) => Ok(Json(json).into_response()),
-            Some(Found::Here(handle)) => handle
-                .summary()
-                .await
-                .map(|s| Json(s).into_response())
-                .map_err(|e| ApiError::Internal(e.to_string())),
+            Some(json) => Ok(Json(json).into_response()),
         };
     }
     local_summary(&app, &id)

@@ -179,8 +179,9 @@ pub(super) struct RoomActor {
 
 impl RoomActor {
     /// Rebuilds a room from its record: replays the moves, restores the
-    /// clocks from the last move (the downtime is not charged) and starts
-    /// the side to move's clock if the game runs.
+    /// clocks from the last move (the downtime is not charged; a cluster's
+    /// take-over charges it after, `lease.rs`) and starts the side to
+    /// move's clock if the game runs.
     pub(super) fn new(
         shared: Arc<Shared>,
         record: RoomRecord,

@@ -20,7 +20,7 @@ use chessplayx_rules::{ByColor, Color, Variant};
 use serde::Serialize;
 use tokio::sync::{mpsc, oneshot};
 
-pub(crate) use registry::{Registry, RoomLoadError};
+pub(crate) use registry::{Registry, RoomLoadError, stored_summary};
 
 use crate::{
     bot::AiOutcome,
@@ -138,8 +138,9 @@ pub(crate) struct RoomSummary {
     pub(crate) outcome: Option<RoomOutcome>,
     pub(crate) rematch: Option<String>,
     pub(crate) created_at: u64,
-    /// The node running the room (the one answering; `None` on a single
-    /// node started without `--node-id`).
+    /// The node running the room: on a single node its `--node-id`
+    /// (`None` without one); in a cluster the holder of the room's
+    /// unexpired lease, `None` while nobody holds it (docs/protocol.md).
     pub(crate) node: Option<String>,
 }
 

@@ -9,9 +9,12 @@ use std::{
 
 use tokio::sync::mpsc;
 
-use super::{COMMAND_QUEUE, RoomHandle, actor::RoomActor};
+use chessplayx_rules::AnyGame;
+
+use super::{COMMAND_QUEUE, RoomHandle, RoomSummary, actor::RoomActor};
 use crate::{
     cluster::LEASE_TTL,
+    protocol::{EndReason, PlayerJson, RoomOutcome},
     state::Shared,
     store::{Acquired, RoomRecord, StoreError},
 };
@@ -87,6 +90,17 @@ impl Registry {
         self.lock().len()
     }
 
+    /// The room `id` if this node runs it now (never loads it).
+    pub(crate) fn running(&self, id: &str) -> Option<RoomHandle> {
+        self.lock().get(id).map(|e| e.handle.clone())
+    }
+
+    /// The shard lock serialising loads of room `id` on this node.
+    fn loading(&self, id: &str) -> &tokio::sync::Mutex<()> {
+        let shard = usize::try_from(self.hasher.hash_one(id) % LOAD_SHARDS as u64).unwrap_or(0);
+        &self.loading[shard]
+    }
+
     /// The room `id`, loading it from the store when it is not in memory;
     /// `None` when there is no such room.
     pub(crate) async fn get(
@@ -103,8 +117,7 @@ impl Registry {
             return Self::spawn_with(shared, record, None).map(Some);
         };
         let registry = &shared.registry;
-        let shard = usize::try_from(registry.hasher.hash_one(id) % LOAD_SHARDS as u64).unwrap_or(0);
-        let _loading = registry.loading[shard].lock().await;
+        let _loading = registry.loading(id).lock().await;
         if let Some(entry) = registry.lock().get(id) {
             return Ok(Some(entry.handle.clone()));
         }
@@ -128,6 +141,37 @@ impl Registry {
         };
         tracing::debug!(room = %id, epoch, "room taken");
         Self::spawn_with(shared, record, Some(epoch)).map(Some)
+    }
+
+    /// Loads room `id`, whose lease the orphan sweep just took for this
+    /// node at `epoch` (`cluster/sweep.rs`), and starts its actor. `false`
+    /// when it was not started here: a request on this node loaded it
+    /// meanwhile (under a newer epoch of ours), or it does not replay (its
+    /// lease is then given back, so no sweep tries it again).
+    pub(crate) async fn adopt_orphan(
+        shared: &Arc<Shared>,
+        id: &str,
+        epoch: i64,
+    ) -> Result<bool, RoomLoadError> {
+        let Some(cluster) = &shared.cluster else {
+            return Ok(false);
+        };
+        let _loading = shared.registry.loading(id).lock().await;
+        if shared.registry.running(id).is_some() {
+            return Ok(false);
+        }
+        let node = cluster.node.as_str();
+        let Some(record) = shared.store.load_room(id).await? else {
+            shared.store.release_lease(id, node, epoch).await?;
+            return Ok(false);
+        };
+        match Self::spawn_with(shared, record, Some(epoch)) {
+            Ok(_) => Ok(true),
+            Err(e) => {
+                shared.store.release_lease(id, node, epoch).await?;
+                Err(e)
+            }
+        }
     }
 
     /// Starts the actor of a room just created (by a request or a
@@ -155,12 +199,19 @@ impl Registry {
         epoch: Option<i64>,
     ) -> Result<RoomHandle, RoomLoadError> {
         let id = record.id.clone();
+        let last_move_at = record.moves.last().map(|m| m.played_at);
         let mut rooms = shared.registry.lock();
         if let Some(entry) = rooms.get(&id) {
             return Ok(entry.handle.clone());
         }
         let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
-        let actor = RoomActor::new(Arc::clone(shared), record, rx, tx.downgrade())?.leased(epoch);
+        let mut actor =
+            RoomActor::new(Arc::clone(shared), record, rx, tx.downgrade())?.leased(epoch);
+        if epoch.is_some() {
+            // A running clock loaded in a cluster is a take-over from a
+            // node that died: the time since the last move is charged.
+            actor = actor.charged_since(last_move_at);
+        }
         let handle = RoomHandle { tx };
         rooms.insert(
             id,
@@ -195,4 +246,51 @@ impl Registry {
             rooms.remove(id);
         }
     }
+}
+
+/// The summary of a room this node does not run, from what is stored:
+/// nobody is connected through this node, so only the AI counts as
+/// connected. `node`: who holds its lease (`None`: nobody does).
+pub(crate) fn stored_summary(
+    record: &RoomRecord,
+    node: Option<String>,
+) -> Result<RoomSummary, RoomLoadError> {
+    let replay_err = |reason: String| RoomLoadError::Replay {
+        id: record.id.clone(),
+        reason,
+    };
+    let mut game = AnyGame::new(record.variant, record.start_fen.as_deref())
+        .map_err(|e| replay_err(e.to_string()))?;
+    for m in &record.moves {
+        game.play_uci(&m.uci)
+            .map_err(|e| replay_err(format!("ply {}: {e}", m.ply)))?;
+    }
+    let outcome = match &record.result {
+        None => None,
+        Some(r) => Some(RoomOutcome {
+            winner: r.winner,
+            reason: EndReason::parse(&r.reason)
+                .ok_or_else(|| replay_err(format!("end reason {:?}", r.reason)))?,
+        }),
+    };
+    let seats = &record.seats;
+    Ok(RoomSummary {
+        id: record.id.clone(),
+        variant: record.variant,
+        clock: record.clock,
+        public: record.public,
+        ai_level: seats.white.ai_level.or(seats.black.ai_level),
+        state: record.state,
+        players: seats.clone().map(|seat| PlayerJson {
+            seated: seat.token_hash.is_some() || seat.ai_level.is_some(),
+            connected: seat.ai_level.is_some(),
+            ai: seat.ai_level,
+        }),
+        ply: game.ply(),
+        fen: game.fen(),
+        outcome,
+        rematch: record.rematch_id.clone(),
+        created_at: record.created_at,
+        node,
+    })
 }

@@ -56,7 +56,7 @@ impl Store {
              SELECT $1, $2, 1, {DB_NOW_MS} + $3 WHERE EXISTS (SELECT 1 FROM rooms WHERE id = $1)
              ON CONFLICT (room_id) DO UPDATE
                 SET node = EXCLUDED.node, epoch = room_leases.epoch + 1,
-                    expires_at = EXCLUDED.expires_at
+                    expires_at = EXCLUDED.expires_at, released = FALSE
                 WHERE room_leases.expires_at < {DB_NOW_MS} OR room_leases.node = EXCLUDED.node
              RETURNING epoch"
         );
@@ -108,8 +108,9 @@ impl Store {
     /// `ids` to `ttl` from now, and returns those rooms with their epochs.
     /// A room missing from the answer, or with another epoch, was lost:
     /// another node (or this node's name in a newer process) took it while
-    /// this one was paused. An expired lease nobody took is extended: its
-    /// epoch proves nobody else wrote the room meanwhile.
+    /// this one was paused. An expired lease nobody took is extended (even
+    /// one the sweep gave back meanwhile, see [`Store::sweep_orphans`]):
+    /// its epoch proves nobody else wrote the room meanwhile.
     ///
     /// # Errors
     ///
@@ -123,7 +124,7 @@ impl Store {
         let client = self.shared_pool()?.get().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "UPDATE room_leases SET expires_at = {DB_NOW_MS} + $2
+                "UPDATE room_leases SET expires_at = {DB_NOW_MS} + $2, released = FALSE
                  WHERE node = $1 AND room_id = ANY($3)
                  RETURNING room_id, epoch"
             ))
@@ -136,9 +137,9 @@ impl Store {
             .collect()
     }
 
-    /// Gives up room `id` (its actor retired): the lease expires now, if
-    /// it is still `node`'s at `epoch`. The row stays, so the next epoch
-    /// is higher.
+    /// Gives up room `id` (its actor retired): the lease expires now and
+    /// is marked given back (the sweep leaves it alone), if it is still
+    /// `node`'s at `epoch`. The row stays, so the next epoch is higher.
     ///
     /// # Errors
     ///
@@ -147,12 +148,80 @@ impl Store {
         let client = self.shared_pool()?.get().await?;
         let stmt = client
             .prepare_cached(&format!(
-                "UPDATE room_leases SET expires_at = {DB_NOW_MS} - 1
+                "UPDATE room_leases SET expires_at = {DB_NOW_MS} - 1, released = TRUE
                  WHERE room_id = $1 AND node = $2 AND epoch = $3"
             ))
             .await?;
         client.execute(&stmt, &[&id, &node, &epoch]).await?;
         Ok(())
+    }
+
+    /// The orphan sweep's one statement: looks at up to `limit` leases
+    /// that expired without being given back (their node died or
+    /// stalled), oldest first, skipping rows another node's sweep or
+    /// take-over has locked (`FOR UPDATE SKIP LOCKED`, so concurrent sweeps
+    /// split the orphans instead of queueing on them), and leaving out the
+    /// rooms `held` that `node` runs itself. Of those rooms:
+    ///
+    /// - the ones in which something must happen with nobody connected —
+    ///   a game whose clock runs (playing, with a clock, both sides have
+    ///   moved) or a game with an AI seat — are taken for `node` for
+    ///   `ttl` with a bumped epoch, and returned with their epochs: the
+    ///   caller loads them;
+    /// - the others (finished, waiting for a player, or a game without a
+    ///   clock or AI) are marked given back, as if they had retired: the
+    ///   next request for one takes it, and no sweep looks at it again.
+    ///
+    /// # Errors
+    ///
+    /// A failed query, or [`StoreError::NotShared`] on SQLite.
+    pub async fn sweep_orphans(
+        &self,
+        node: &str,
+        held: &[String],
+        ttl: Duration,
+        limit: u32,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let client = self.shared_pool()?.get().await?;
+        // `needed` covers every room the actor would not retire with
+        // nobody connected (a running clock, an AI on move), and a little
+        // more (an AI room whose human is on move): such a room is loaded
+        // once and retires after the idle time, as on a single node.
+        let stmt = client
+            .prepare_cached(&format!(
+                "WITH orphans AS (
+                    SELECT l.room_id,
+                        r.state = 'playing' AND (
+                            (r.clock_initial_ms IS NOT NULL AND EXISTS (
+                                SELECT 1 FROM moves m WHERE m.room_id = r.id AND m.ply = 1))
+                            OR EXISTS (
+                                SELECT 1 FROM seats s
+                                WHERE s.room_id = r.id AND s.ai_level IS NOT NULL)
+                        ) AS needed
+                    FROM room_leases l JOIN rooms r ON r.id = l.room_id
+                    WHERE NOT l.released AND l.expires_at < {DB_NOW_MS}
+                        AND NOT (l.node = $1 AND l.room_id = ANY($3))
+                    ORDER BY l.expires_at
+                    LIMIT $4
+                    FOR UPDATE OF l SKIP LOCKED
+                 ),
+                 given_back AS (
+                    UPDATE room_leases SET released = TRUE
+                    FROM orphans o WHERE room_leases.room_id = o.room_id AND NOT o.needed
+                 )
+                 UPDATE room_leases
+                 SET node = $1, epoch = room_leases.epoch + 1,
+                     expires_at = {DB_NOW_MS} + $2, released = FALSE
+                 FROM orphans o WHERE room_leases.room_id = o.room_id AND o.needed
+                 RETURNING room_leases.room_id, room_leases.epoch"
+            ))
+            .await?;
+        client
+            .query(&stmt, &[&node, &millis(ttl), &held, &i64::from(limit)])
+            .await?
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
     }
 
     /// Takes one room-creation token of address `ip` from its bucket in

@@ -55,6 +55,10 @@ const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("migrations/0002_cluster.sql"),
         postgres: include_str!("migrations/0002_cluster.pg.sql"),
     },
+    Migration {
+        sqlite: include_str!("migrations/0003_sweep.sql"),
+        postgres: include_str!("migrations/0003_sweep.pg.sql"),
+    },
 ];
 
 /// The most jobs one transaction takes: bounds the latency of the first

@@ -3,8 +3,9 @@
 //! (SIGKILL) repeatedly in all four games, one owner paused (SIGSTOP) past
 //! its lease, and the checks of issue 12: nothing acknowledged lost or
 //! applied twice, event numbers without gaps, a paused node's write
-//! refused, lobby totals over all nodes, one room-creation limit across
-//! nodes, start-up errors naming the database or the bus.
+//! refused, lobby totals over all nodes, unattended rooms of a killed
+//! owner adopted by the others (`orphans.rs`), one room-creation limit
+//! across nodes, start-up errors naming the database or the bus.
 //!
 //! The nodes are this test binary run again with `--node` (no harness:
 //! `main` is ours), so the test needs no other binary and kills real
@@ -15,6 +16,7 @@
 mod clients;
 #[path = "../common/mod.rs"]
 mod common;
+mod orphans;
 mod processes;
 
 use std::{
@@ -90,7 +92,7 @@ fn node_main(args: &[String]) -> ExitCode {
         node_id: Some(name.parse::<NodeId>().expect("a node id")),
         ..Config::default()
     };
-    match chessplayx_server::serve(config, common::first_move_picker()) {
+    match chessplayx_server::serve(config, orphans::picker()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chessplayx: {e}");
@@ -225,6 +227,7 @@ async fn three_nodes() {
     let total: usize = games.iter().map(|g| g.clients.len()).sum();
     // The AI room's human left; it is not counted.
     lobby_totals(&nodes, total, games.iter().filter(|g| !g.over()).count()).await;
+    orphans::orphans_are_adopted(&mut nodes, 2, &db).await;
     rate_limit_across_nodes(&nodes).await;
     drop(nodes);
     let _ = std::fs::remove_dir_all(&logs);

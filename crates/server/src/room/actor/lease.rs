@@ -13,6 +13,32 @@ impl RoomActor {
         self
     }
 
+    /// Charges the side on move for the time since the last move, stored
+    /// at `last_move_at` (Unix ms): a room taken over from a node that
+    /// died keeps an honest clock, the time the room had no owner counted
+    /// as on a board clock, and a flag that fell meanwhile falls at once.
+    /// Nothing changes when no clock runs (a room that retired had none
+    /// running, so only a take-over is charged). The time is read from
+    /// the nodes' wall clocks (the old owner's for the move, this node's
+    /// for now): keep them synchronised (NTP), a skew is charged too.
+    pub(in crate::room) fn charged_since(mut self, last_move_at: Option<u64>) -> Self {
+        let (Some(at), Some(clock)) = (last_move_at, self.core.clock.as_mut()) else {
+            return self;
+        };
+        let Some(side) = clock.running() else {
+            return self;
+        };
+        let now = Instant::now();
+        let elapsed = Duration::from_millis(crate::util::unix_ms().saturating_sub(at));
+        // Past the time left the flag falls at once all the same; capping
+        // there keeps the instant computable whatever the clocks say.
+        let left = Duration::from_millis(u64::try_from(clock.remaining(side, now)).unwrap_or(0));
+        if let Some(since) = now.checked_sub(elapsed.min(left)) {
+            clock.start(side, since);
+        }
+        self
+    }
+
     /// `ops` behind a fence on the room's lease, when it has one.
     pub(super) fn fenced(&self, mut ops: Vec<WriteOp>) -> Vec<WriteOp> {
         if let (Some(epoch), Some(cluster)) = (self.epoch, &self.shared.cluster) {
