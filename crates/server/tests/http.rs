@@ -313,3 +313,26 @@ async fn oversized_frames_close_and_floods_are_budgeted() {
     let mut again: Ws = server.ws(&path).await;
     again.expect("state").await;
 }
+
+/// A single node names itself in a room's summary when started with
+/// `--node-id`, and says `null` otherwise (docs/protocol.md, the `node`
+/// field); it never takes anything from a cluster it is not in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_node_names_itself_as_the_owner() {
+    for (name, expected) in [(Some("solo-1"), json!("solo-1")), (None, Value::Null)] {
+        let server = TestServer::start_with(
+            |mut c| {
+                c.node_id = name.map(|n| n.parse().unwrap());
+                c
+            },
+            common::first_move_picker(),
+        )
+        .await;
+        let room = server.create_room(json!({"variant": "chess"})).await;
+        let id = room["id"].as_str().unwrap();
+        let (status, text) = server.get(&format!("/api/rooms/{id}")).await;
+        assert_eq!(status, 200, "{text}");
+        let summary: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(summary["node"], expected, "{summary}");
+    }
+}
