@@ -93,6 +93,74 @@ const fn row(
 #[error("level {0} is not between 1 and 8")]
 pub struct LevelError(pub u8);
 
+/// Level 8 in every game: the full engine within the caller's time.
+const FULL: LevelParams = LevelParams {
+    depth: None,
+    nodes: None,
+    movetime_ms: None,
+    multipv: 1,
+    noise_cp: 0,
+    blunder_permille: 0,
+    hash_mb: 32,
+};
+
+// The tables, levels 1-8. Columns of `row`: depth, nodes, time cap (ms),
+// multipv (0: every root move), noise (cp), blunders (per mille), hash
+// (MiB). The bottom levels of each game complete the same shallow depth
+// and differ by noise and blunders: one ply more at these depths outweighs
+// any noise, so a depth step between neighbours was a cliff. The depth
+// and node caps set the strength; the time caps are a safety net, loose
+// enough that on an idle core the node cap binds first, so a level plays
+// alike on a busy and a quiet machine.
+
+/// Chess.
+const CHESS: [LevelParams; 8] = [
+    row(3, 15_000, 250, 0, 210, 150, 1),
+    row(3, 15_000, 250, 0, 150, 95, 1),
+    row(3, 15_000, 250, 0, 95, 45, 2),
+    row(4, 25_000, 300, 0, 85, 40, 4),
+    row(5, 80_000, 400, 0, 75, 32, 8),
+    row(9, 120_000, 600, 4, 25, 5, 16),
+    row(14, 400_000, 1_000, 2, 8, 0, 16),
+    FULL,
+];
+
+/// Horde.
+const HORDE: [LevelParams; 8] = [
+    row(3, 15_000, 250, 0, 210, 150, 1),
+    row(3, 15_000, 250, 0, 150, 95, 1),
+    row(3, 15_000, 250, 0, 95, 45, 2),
+    row(4, 35_000, 300, 0, 65, 25, 4),
+    row(5, 60_000, 400, 0, 50, 15, 8),
+    row(12, 300_000, 600, 2, 12, 2, 16),
+    row(16, 700_000, 1_000, 2, 5, 0, 16),
+    FULL,
+];
+
+/// Atomic.
+const ATOMIC: [LevelParams; 8] = [
+    row(3, 15_000, 250, 0, 300, 220, 1),
+    row(3, 15_000, 250, 0, 190, 120, 1),
+    row(3, 15_000, 250, 0, 110, 50, 2),
+    row(4, 25_000, 300, 0, 85, 40, 4),
+    row(5, 40_000, 400, 8, 75, 30, 8),
+    row(9, 120_000, 600, 4, 25, 5, 16),
+    row(14, 400_000, 1_000, 2, 8, 0, 16),
+    FULL,
+];
+
+/// Xiangqi.
+const XIANGQI: [LevelParams; 8] = [
+    row(3, 20_000, 250, 0, 250, 180, 1),
+    row(3, 20_000, 250, 0, 170, 100, 1),
+    row(3, 20_000, 250, 0, 110, 50, 2),
+    row(4, 40_000, 400, 0, 88, 32, 4),
+    row(5, 100_000, 600, 0, 65, 20, 8),
+    row(9, 120_000, 600, 4, 25, 5, 16),
+    row(14, 400_000, 1_000, 2, 8, 0, 16),
+    FULL,
+];
+
 impl Level {
     /// Every level, weakest first.
     pub const ALL: [Self; 8] = [
@@ -124,62 +192,26 @@ impl Level {
         self as u8
     }
 
-    /// The row of the base table for this level: the one set in chess.
-    /// Levels 1-3 all complete a depth-3 search (every root move scored)
-    /// and differ only by noise and blunders: with fewer nodes levels 1-2
-    /// finished only depth 2, and that one ply was a cliff of nearly 100%
-    /// between neighbouring levels (docs/strength.md, "Ladder").
+    /// The row of the chess table for this level: the one the server uses
+    /// for a level's hash size and default move time, whatever the game.
     #[must_use]
     pub const fn params(self) -> LevelParams {
-        match self {
-            Self::One => row(3, 15_000, 50, 0, 210, 150, 1),
-            Self::Two => row(3, 15_000, 100, 0, 150, 95, 1),
-            Self::Three => row(3, 15_000, 150, 0, 95, 45, 2),
-            Self::Four => row(4, 25_000, 200, 0, 85, 40, 4),
-            Self::Five => row(5, 40_000, 300, 8, 75, 30, 8),
-            Self::Six => row(9, 120_000, 400, 4, 25, 5, 16),
-            Self::Seven => row(14, 400_000, 500, 2, 8, 0, 16),
-            Self::Eight => LevelParams {
-                depth: None,
-                nodes: None,
-                movetime_ms: None,
-                multipv: 1,
-                noise_cp: 0,
-                blunder_permille: 0,
-                hash_mb: 32,
-            },
-        }
+        self.params_in(Variant::Chess)
     }
 
-    /// The row for this level in `variant`. The same settings are not
-    /// equally strong in every game against lichess's levels of the same
-    /// number (docs/strength.md): in Xiangqi levels 2-5 of the base table
-    /// scored 75-85%, so they play weaker there; in Horde
-    /// level 3 scored 85% and levels 4 and 6 20-25%, so level 3 is weaker
-    /// there and levels 4-7 search deeper. Horde, Xiangqi and Atomic keep
-    /// the low rows they were measured with before chess's levels 1-3 were
-    /// retuned.
+    /// The row for this level in `variant`: each game has its own table,
+    /// set by matching each level against the one below it in that game
+    /// (docs/strength.md, "Ladder"), because the same depth, noise and
+    /// blunder rate make steps of very different size in different games.
     #[must_use]
     pub const fn params_in(self, variant: Variant) -> LevelParams {
-        match (variant, self) {
-            // The rows levels 1-3 had before the chess ladder was retuned:
-            // these games were calibrated (or, Atomic, measured) with them.
-            (Variant::Xiangqi | Variant::Horde | Variant::Atomic, Self::One) => {
-                row(1, 500, 50, 0, 450, 400, 1)
-            }
-            (Variant::Horde | Variant::Atomic, Self::Two) => row(2, 2_000, 100, 0, 280, 215, 1),
-            (Variant::Atomic, Self::Three) => row(3, 12_000, 150, 0, 120, 70, 2),
-            (Variant::Xiangqi, Self::Two) => row(2, 1_500, 100, 0, 320, 255, 1),
-            (Variant::Xiangqi, Self::Three) => row(3, 6_000, 150, 0, 180, 120, 2),
-            (Variant::Xiangqi, Self::Four) => row(3, 15_000, 200, 0, 105, 60, 4),
-            (Variant::Xiangqi, Self::Five) => row(4, 25_000, 300, 0, 85, 40, 8),
-            (Variant::Horde, Self::Three) => row(3, 8_000, 150, 0, 150, 90, 2),
-            (Variant::Horde, Self::Four) => row(5, 35_000, 200, 0, 80, 35, 4),
-            (Variant::Horde, Self::Five) => row(6, 60_000, 300, 6, 60, 20, 8),
-            (Variant::Horde, Self::Six) => row(12, 300_000, 400, 2, 12, 2, 16),
-            (Variant::Horde, Self::Seven) => row(16, 700_000, 500, 2, 5, 0, 16),
-            _ => self.params(),
-        }
+        let table = match variant {
+            Variant::Chess => &CHESS,
+            Variant::Horde => &HORDE,
+            Variant::Atomic => &ATOMIC,
+            Variant::Xiangqi => &XIANGQI,
+        };
+        table[self as usize - 1]
     }
 
     /// Picks the move to play from the scored root lines (best first,
