@@ -35,8 +35,7 @@ use crate::{
     protocol::{
         AckMsg, ClientMsg, ClockJson, EndEvent, EndReason, ErrorCode, Event, HistoryMove,
         JoinedEvent, MoveEvent, OfferEvent, OfferKind, PlayerJson, PresenceSide, RematchEvent,
-        RoomOutcome, SeatMsg, ServerMsg, StateMsg, TakebackEvent, encode, encode_event, error_msg,
-        pong,
+        SeatMsg, ServerMsg, StateMsg, TakebackEvent, encode, encode_event, error_msg, pong,
     },
     state::Shared,
     store::{RoomRecord, RoomState},
@@ -188,27 +187,9 @@ impl RoomActor {
         rx: mpsc::Receiver<RoomCmd>,
         weak: mpsc::WeakSender<RoomCmd>,
     ) -> Result<Self, RoomLoadError> {
-        let replay_err = |reason: String| RoomLoadError::Replay {
-            id: record.id.clone(),
-            reason,
-        };
-        let mut game = AnyGame::new(record.variant, record.start_fen.as_deref())
-            .map_err(|e| replay_err(e.to_string()))?;
-        let mut move_v = Vec::with_capacity(record.moves.len());
-        for m in &record.moves {
-            game.play_uci(&m.uci)
-                .map_err(|e| replay_err(format!("ply {}: {e}", m.ply)))?;
-            move_v.push(m.v);
-        }
+        let (game, outcome) = super::registry::replay(&record)?;
+        let move_v = record.moves.iter().map(|m| m.v).collect();
         let now = Instant::now();
-        let outcome = match &record.result {
-            None => None,
-            Some(r) => Some(RoomOutcome {
-                winner: r.winner,
-                reason: EndReason::parse(&r.reason)
-                    .ok_or_else(|| replay_err(format!("end reason {:?}", r.reason)))?,
-            }),
-        };
         let clock = record.clock.map(|config| {
             let mut clocks = match record.moves.last().and_then(|m| m.clock) {
                 Some(stored) => Clocks::restored(config, stored),

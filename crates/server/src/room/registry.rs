@@ -248,13 +248,10 @@ impl Registry {
     }
 }
 
-/// The summary of a room this node does not run, from what is stored:
-/// nobody is connected through this node, so only the AI counts as
-/// connected. `node`: who holds its lease (`None`: nobody does).
-pub(crate) fn stored_summary(
-    record: &RoomRecord,
-    node: Option<String>,
-) -> Result<RoomSummary, RoomLoadError> {
+/// The game and the end of a stored room, rebuilt by replaying its moves:
+/// how an actor starts, and how a node that does not run the room answers
+/// for it.
+pub(super) fn replay(record: &RoomRecord) -> Result<(AnyGame, Option<RoomOutcome>), RoomLoadError> {
     let replay_err = |reason: String| RoomLoadError::Replay {
         id: record.id.clone(),
         reason,
@@ -273,6 +270,17 @@ pub(crate) fn stored_summary(
                 .ok_or_else(|| replay_err(format!("end reason {:?}", r.reason)))?,
         }),
     };
+    Ok((game, outcome))
+}
+
+/// The summary of a room this node does not run, from what is stored:
+/// nobody is connected through this node, so only the AI counts as
+/// connected. `node`: who holds its lease (`None`: nobody does).
+pub(crate) fn stored_summary(
+    record: &RoomRecord,
+    node: Option<String>,
+) -> Result<RoomSummary, RoomLoadError> {
+    let (game, outcome) = replay(record)?;
     let seats = &record.seats;
     Ok(RoomSummary {
         id: record.id.clone(),
