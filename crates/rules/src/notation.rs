@@ -16,8 +16,9 @@ use arrayvec::ArrayString;
 const CAPACITY: usize = 15;
 
 /// A name of a move or square: UCI, SAN, WXF or a square's coordinates.
-/// Only the rules crate makes one, from the notation it writes itself, so
-/// it is never longer than [`CAPACITY`] bytes and needs no JSON escaping.
+/// Only the rules crate makes one from text (the notation it writes itself)
+/// and reading one back refuses longer text, so it is never longer than
+/// 15 bytes.
 #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Notation(ArrayString<CAPACITY>);
 
