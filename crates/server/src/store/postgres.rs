@@ -406,16 +406,9 @@ async fn apply(tx: &deadpool_postgres::Transaction<'_>, op: &WriteOp) -> Result<
             )
             .await?;
         }
-        WriteOp::Move { room, record } => {
-            insert_move(tx, room, record).await?;
-            // A move clears standing draw and takeback offers.
-            exec(
-                tx,
-                "UPDATE rooms SET v = $2, offers = '', updated_at = $3 WHERE id = $1",
-                &[room, &to_i64(record.v), &now],
-            )
-            .await?;
-        }
+        // Only the move's row, as in `sqlite.rs`: one row written and no
+        // room row locked or rewritten per move.
+        WriteOp::Move { room, record } => insert_move(tx, room, record).await?,
         WriteOp::Takeback { room, keep, v } => {
             exec(
                 tx,

@@ -109,6 +109,15 @@ pub(super) fn build_record(
             v: u64::try_from(row.v).unwrap_or(0),
         });
     }
+    // A move writes only its own row (the backends' `apply`), so the room
+    // row's `v` and `offers` are those of the last event that was not a
+    // move. A move newer than that event cleared the offers then, and its
+    // number is the room's.
+    let room_v = u64::try_from(room.v).unwrap_or(0);
+    let (v, offers) = match moves.last() {
+        Some(last) if last.v > room_v => (last.v, String::new()),
+        _ => (room_v, room.offers),
+    };
     Ok(RoomRecord {
         id: id.to_owned(),
         variant,
@@ -120,8 +129,8 @@ pub(super) fn build_record(
         seats,
         state,
         result: room.reason.map(|reason| ResultRecord { winner, reason }),
-        v: u64::try_from(room.v).unwrap_or(0),
-        offers: room.offers,
+        v,
+        offers,
         rematch_id: room.rematch_id,
         created_at: u64::try_from(room.created_at).unwrap_or(0),
         moves,

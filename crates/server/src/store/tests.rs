@@ -71,6 +71,7 @@ macro_rules! on_both_backends {
 
 on_both_backends!(
     a_room_round_trips_with_seats_moves_and_result,
+    a_move_clears_the_offers_and_numbers_the_room,
     a_failing_write_is_rolled_back_alone,
     concurrent_writes_share_transactions,
     reopening_keeps_the_data_and_the_schema,
@@ -177,6 +178,56 @@ async fn a_room_round_trips_with_seats_moves_and_result(db: Db) {
     );
     assert!(store.unfinished_rooms().await.unwrap().is_empty());
     assert_eq!(store.load_room("zzzzzzzz").await.unwrap(), None);
+}
+
+/// A move writes only its own row (not the room's): what a reload gives
+/// must still be the room's last event number, with the offers standing
+/// after an offer and cleared by a later move.
+async fn a_move_clears_the_offers_and_numbers_the_room(db: Db) {
+    let store = db.open().await;
+    let id = "offersvv";
+    let write = |op: WriteOp| {
+        let store = &store;
+        async move { store.write(vec![op]).await.unwrap() }
+    };
+    let loaded = || async { store.load_room(id).await.unwrap().unwrap() };
+    write(WriteOp::CreateRoom(Box::new(room(id)))).await;
+    write(WriteOp::Move {
+        room: id.into(),
+        record: mv(0, "e2e4"),
+    })
+    .await;
+    let after_move = loaded().await;
+    assert_eq!((after_move.v, after_move.offers.as_str()), (2, ""));
+    write(WriteOp::Event {
+        room: id.into(),
+        offers: "draw:black".into(),
+        v: 3,
+    })
+    .await;
+    let offered = loaded().await;
+    assert_eq!((offered.v, offered.offers.as_str()), (3, "draw:black"));
+    let mut reply = mv(1, "e7e5");
+    reply.v = 4;
+    write(WriteOp::Move {
+        room: id.into(),
+        record: reply,
+    })
+    .await;
+    let answered = loaded().await;
+    assert_eq!(
+        (answered.v, answered.offers.as_str()),
+        (4, ""),
+        "the move after the offer cleared it"
+    );
+    write(WriteOp::Takeback {
+        room: id.into(),
+        keep: 1,
+        v: 5,
+    })
+    .await;
+    let taken_back = loaded().await;
+    assert_eq!((taken_back.v, taken_back.moves.len()), (5, 1));
 }
 
 async fn a_failing_write_is_rolled_back_alone(db: Db) {
