@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::store::RoomState;
 
 mod codes;
+mod fast;
 mod ts;
 
 pub use codes::{EndReason, ErrorCode};
@@ -516,7 +517,11 @@ pub(crate) fn encode(msg: &ServerMsg<'_>) -> Utf8Bytes {
 #[must_use]
 pub(crate) fn encode_event(v: u64, event: &Event<'_>) -> Utf8Bytes {
     let mut buf = Vec::with_capacity(ENCODE_CAPACITY);
-    if serde_json::to_writer(&mut buf, event).is_err() || buf.pop() != Some(b'}') {
+    let written = match event {
+        Event::Move(m) => fast::write_move_event(&mut buf, m).is_ok(),
+        _ => serde_json::to_writer(&mut buf, event).is_ok() && buf.pop() == Some(b'}'),
+    };
+    if !written {
         return Utf8Bytes::from_static(ENCODING_FAILED);
     }
     buf.extend_from_slice(b",\"v\":");
