@@ -39,6 +39,8 @@ fn walk<R: Rules>(fens: &[&str], input: &mut Bytes<'_>) -> Option<Position<R>> {
     Some(pos)
 }
 
+/// Just over 100 lines: one pass over every notation the parser
+/// accepts, each checked the same way.
 fn text_as_moves<R: Rules>(pos: &Position<R>, bytes: &[u8]) {
     let legal = pos.legal_moves();
     let text = String::from_utf8_lossy(bytes);

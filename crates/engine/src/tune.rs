@@ -509,6 +509,10 @@ fn nudged<P: Params>(p: &P, index: usize, delta: i32) -> P {
     q
 }
 
+/// Over 100 lines: one fit (the scaling constant, the coordinate passes
+/// nudging each weight, the hold-out check, the rescaling, the report)
+/// shares the training and hold-out sets and the best weights so far;
+/// split up, each part would take most of them.
 fn fit_in<G: FromFen>(
     data: &str,
     opts: &FitOptions,

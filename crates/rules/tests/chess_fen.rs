@@ -63,6 +63,7 @@ fn parse_err(fen: &str) -> ParseFenError {
     Setup::from_fen(fen).expect_err(fen)
 }
 
+/// A table of cases, one per error variant (over 100 lines for that).
 #[test]
 fn every_parse_error_is_reachable() {
     assert_eq!(parse_err(""), ParseFenError::Empty);
@@ -189,6 +190,7 @@ fn position_err<R: Rules>(fen: &str) -> PositionError {
     }
 }
 
+/// A table of cases, one per error variant (over 100 lines for that).
 #[test]
 fn every_position_error_is_reachable() {
     use PositionError::*;

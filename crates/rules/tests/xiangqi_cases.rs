@@ -98,6 +98,8 @@ fn check_ply(name: &str, report: &PlyReport, want: &Value) {
     );
 }
 
+/// Over 100 lines: it checks every field a case file may state, in the
+/// order the case format lists them.
 fn run_game_case(case: &Value) {
     let name = case["name"].as_str().unwrap_or("?");
     let fen = case["fen"]

@@ -91,6 +91,7 @@ fn every_parse_error_is_reachable() {
     );
 }
 
+/// A table of cases, one per error variant (over 100 lines for that).
 #[test]
 fn every_position_error_is_reachable() {
     assert_eq!(

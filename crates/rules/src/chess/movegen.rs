@@ -428,6 +428,9 @@ fn atomic_capture_legal(
     .is_empty()
 }
 
+/// Over 100 lines: Atomic's generation is the standard one with its
+/// legality test replaced (explosions), kept in the same order as
+/// `generate_standard` so that the two can be compared line by line.
 #[inline(always)]
 fn generate_atomic<R: Rules, S: Sink, const WHITE: bool>(pos: &Position<R>, sink: &mut S) {
     let board = pos.board();

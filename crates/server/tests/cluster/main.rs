@@ -115,6 +115,9 @@ async fn stored(store: &Store, id: &str) -> (Vec<String>, u64) {
     (record.moves.into_iter().map(|m| m.uci).collect(), record.v)
 }
 
+/// Over 100 lines: one scenario, the steps of which (games, kills,
+/// SIGSTOP, lobby, rate limit) run in order against the same cluster and
+/// read best as the story they tell.
 async fn three_nodes() {
     let db = pg::server().create_database("cluster");
     let nats = Nats::start();

@@ -1,0 +1,510 @@
+//! The tree below the root: the alpha-beta node, quiescence, and the
+//! game rules (repetition, fifty moves, Xiangqi's perpetual check) seen
+//! from inside the tree.
+
+use super::*;
+
+impl<G: Evaluate> Searcher<G> {
+    /// Draw or rule result at a node inside the tree: repetition (with
+    /// Xiangqi's perpetual-check verdict), the fifty-move rule, dead
+    /// positions. `None` when the game goes on.
+    pub(super) fn rule_score(&self, pos: &G, ply: usize) -> Option<i32> {
+        let halfmoves = pos.halfmoves() as usize;
+        if halfmoves >= 100 {
+            return Some(0);
+        }
+        if pos.dead_draw() {
+            return Some(0);
+        }
+        let n = self.path.len();
+        let cur = n - 1;
+        let key = self.path[cur].key;
+        let reach = halfmoves.min(cur);
+        // Positions with the same side to move lie an even distance back;
+        // a null move anywhere in between breaks the cycle.
+        let mut back = 1;
+        while back <= reach {
+            let e = &self.path[cur - back];
+            if self.path[cur - back + 1].null || e.null {
+                return None;
+            }
+            if back % 2 == 0 && back >= 4 && e.key == key {
+                if !G::PERPETUAL_CHECK_LOSES {
+                    return Some(0);
+                }
+                return Some(self.perpetual_verdict(cur - back, cur, ply));
+            }
+            back += 1;
+        }
+        None
+    }
+
+    /// Xiangqi: in the cycle `start..=end` (same position at both ends,
+    /// the side to move S at both), the side that checked with every move
+    /// loses; both or neither: a draw. Chases are not judged (see
+    /// docs/strength.md).
+    pub(super) fn perpetual_verdict(&self, start: usize, end: usize, ply: usize) -> i32 {
+        // Positions start+1, start+3, … follow S's moves (the opponent is
+        // to move there); start+2, …, end follow the opponent's.
+        let mut s_all = true;
+        let mut o_all = true;
+        for i in start + 1..=end {
+            let checked = self.path[i].check;
+            if (i - start) % 2 == 1 {
+                s_all &= checked;
+            } else {
+                o_all &= checked;
+            }
+        }
+        match (s_all, o_all) {
+            (true, false) => mated_in(ply),
+            (false, true) => mate_in(ply),
+            _ => 0,
+        }
+    }
+
+    /// One alpha-beta node. Over 100 lines on purpose: its stages (table
+    /// probe, static pruning, null move, the move loop with its
+    /// reductions, the table store) share a dozen values computed once per
+    /// node (static eval, table move, `improving`, check, bounds), and
+    /// splitting them into functions would pass most of them along or
+    /// recompute them in the hottest code of the engine. Search engines
+    /// keep this function whole for the same reason.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        pos: &G,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+        in_check: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.stack[ply].pv.clear();
+        if self.stopped {
+            return 0;
+        }
+        if pos.lost() {
+            return mated_in(ply);
+        }
+        if let Some(s) = self.rule_score(pos, ply) {
+            return s;
+        }
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, in_check);
+        }
+        self.count_node(ply);
+        if ply >= MAX_PLY - 2 {
+            return if in_check {
+                0
+            } else {
+                clamp_eval(pos.evaluate())
+            };
+        }
+
+        let key = pos.zobrist();
+        let hit = self.tt.probe(key);
+        let tt_code = hit.map_or(0, |h| h.mv);
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+            && let Some(s) = h.cutoff(ply, alpha, beta)
+        {
+            return s;
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            let raw = hit.map_or_else(|| clamp_eval(pos.evaluate()), |h| h.eval);
+            // A stored bound on the true value is a better guess.
+            match hit {
+                Some(h) if h.score.abs() < MATE_BOUND => match h.bound {
+                    Bound::Lower if h.score > raw => h.score,
+                    Bound::Upper if h.score < raw => h.score,
+                    Bound::Exact => h.score,
+                    _ => raw,
+                },
+                _ => raw,
+            }
+        };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            hit.map_or(eval, |h| h.eval)
+        };
+        self.stack[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta at low depth.
+            // The static evaluation, not a stored bound: a bound from a
+            // shallow search that missed a quiet mate would keep this node
+            // from ever being searched.
+            if depth <= 6
+                && static_eval.abs() < MATE_BOUND
+                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return (static_eval + beta) / 2;
+            }
+            // Null move, only where the game makes passing a fair test.
+            if depth >= NULL_MIN_DEPTH
+                && eval >= beta
+                && beta > -MATE_BOUND
+                && !self.stack[ply - 1].null
+                && let Some(child) = pos.null_move()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].null = true;
+                self.path.push(PathEntry {
+                    key: child.zobrist(),
+                    check: false,
+                    null: true,
+                });
+                let s = -self.negamax(
+                    &child,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    !cut_node,
+                    false,
+                );
+                self.path.pop();
+                self.stack[ply].null = false;
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        // Internal iterative reduction: no stored move, search less.
+        if tt_code == 0 && depth >= 4 && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let mut moves = core::mem::take(&mut self.stack[ply].moves);
+        let mut scores = core::mem::take(&mut self.stack[ply].scores);
+        let mut quiets = core::mem::take(&mut self.stack[ply].quiets);
+        quiets.clear();
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.stack[ply].moves = moves;
+            self.stack[ply].scores = scores;
+            self.stack[ply].quiets = quiets;
+            return if pos.no_moves_loses() {
+                mated_in(ply)
+            } else {
+                0
+            };
+        }
+        self.score_moves(pos, &moves, &mut scores, tt_code, ply);
+        let us = Color2::of(pos);
+
+        let mut best = -INFINITE;
+        let mut best_move: Option<G::Move> = None;
+        let mut searched = 0usize;
+        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        for i in 0..moves.len() {
+            Self::pick(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let order = scores[i];
+            let tactical = pos.is_tactical(mv);
+            let advance = !tactical && pos.is_pawn_advance(mv);
+            let is_killer = (SCORE_KILLER..SCORE_GOOD_CAPTURE).contains(&order);
+
+            // Shallow pruning once one move has kept us from being mated.
+            let may_prune = best > -MATE_BOUND && !pv_node && !advance;
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.is_check();
+            if may_prune
+                && tactical
+                && !gives_check
+                && depth <= 5
+                && order < SCORE_GOOD_CAPTURE
+                && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth)
+            {
+                continue;
+            }
+            // Quiet moves that cannot raise the score enough, or that hang
+            // the piece, are skipped; checks never are (a quiet check may
+            // mate).
+            if may_prune
+                && !tactical
+                && !in_check
+                && !gives_check
+                && depth <= 5
+                && quiets.len() as i32 >= lmp_limit
+            {
+                quiets.push(mv);
+                continue;
+            }
+            if may_prune && !tactical && !in_check && !gives_check && depth <= 4 {
+                if !is_killer && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha {
+                    quiets.push(mv);
+                    continue;
+                }
+                if !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
+                    quiets.push(mv);
+                    continue;
+                }
+            }
+            let extend = gives_check && (ply as i32) < 2 * self.root_depth;
+            let new_depth = depth - 1 + i32::from(extend);
+            self.path.push(PathEntry {
+                key: child.zobrist(),
+                check: gives_check,
+                null: false,
+            });
+
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(
+                    &child,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                    gives_check,
+                );
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > usize::from(pv_node) && !tactical && !advance {
+                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r += i32::from(cut_node);
+                    r -= i32::from(is_killer);
+                    r -= i32::from(gives_check || in_check);
+                    r -= self.history[us.0][pos.history_slot(mv)] / 6000;
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                score = -self.negamax(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    gives_check,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.negamax(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                        gives_check,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(
+                        &child,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        gives_check,
+                    );
+                }
+            }
+            self.path.pop();
+            searched += 1;
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if pv_node {
+                        let (head, tail) = self.stack.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(mv);
+                        pv.extend_from_slice(&tail[0].pv);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            let f = &mut self.stack[ply];
+                            if f.killers[0] != Some(mv) {
+                                f.killers[1] = f.killers[0];
+                                f.killers[0] = Some(mv);
+                            }
+                            let bonus = (depth * depth * 16).min(2000);
+                            self.update_history(us, pos.history_slot(mv), bonus);
+                            for &q in &quiets {
+                                self.update_history(us, pos.history_slot(q), -bonus);
+                            }
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !tactical {
+                quiets.push(mv);
+            }
+        }
+        self.stack[ply].moves = moves;
+        self.stack[ply].scores = scores;
+        self.stack[ply].quiets = quiets;
+        if self.stopped {
+            return 0;
+        }
+        if searched == 0 {
+            // Everything was pruned: not possible before one move was
+            // searched, so this cannot happen; stay safe anyway.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map_or(0, G::move_code),
+            to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    /// Quiescence: captures (and check evasions) until the position is
+    /// quiet. Just over 100 lines, for `negamax`'s reason: its stand-pat,
+    /// delta and exchange pruning share the node's values.
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        self.stack[ply].pv.clear();
+        if self.stopped {
+            return 0;
+        }
+        if pos.lost() {
+            return mated_in(ply);
+        }
+        self.count_node(ply);
+        if pos.dead_draw() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return if in_check {
+                0
+            } else {
+                clamp_eval(pos.evaluate())
+            };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.zobrist();
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit
+            && !pv_node
+            && let Some(s) = h.cutoff(ply, alpha, beta)
+        {
+            return s;
+        }
+        let stand = if in_check {
+            -INFINITE
+        } else {
+            hit.map_or_else(|| clamp_eval(pos.evaluate()), |h| h.eval)
+        };
+        let mut best = stand;
+        if !in_check {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        }
+        let mut moves = core::mem::take(&mut self.stack[ply].moves);
+        let mut scores = core::mem::take(&mut self.stack[ply].scores);
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.stack[ply].moves = moves;
+            self.stack[ply].scores = scores;
+            return if pos.no_moves_loses() {
+                mated_in(ply)
+            } else {
+                0
+            };
+        }
+        let tt_code = hit.map_or(0, |h| h.mv);
+        if !in_check {
+            moves.retain(|&m| pos.is_tactical(m));
+        }
+        self.score_moves(pos, &moves, &mut scores, tt_code, ply);
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            Self::pick(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            if !in_check {
+                if stand + pos.gain(mv) + QS_DELTA <= alpha {
+                    continue;
+                }
+                if !pos.see_ge(mv, 0) {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.is_check();
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.stack[ply].moves = moves;
+        self.stack[ply].scores = scores;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map_or(0, G::move_code),
+            to_tt(best, ply),
+            if in_check { 0 } else { stand },
+            0,
+            bound,
+        );
+        best
+    }
+}

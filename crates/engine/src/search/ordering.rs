@@ -1,0 +1,76 @@
+//! Move ordering: the transposition-table move, captures by their
+//! exchange value, killers, then quiet moves by their history.
+
+use super::*;
+
+impl<G: Evaluate> Searcher<G> {
+    /// Move-ordering score; larger is tried first.
+    #[inline]
+    pub(super) fn order_score(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        tt_code: u16,
+        ply: usize,
+        us: Color2,
+    ) -> i32 {
+        if tt_code != 0 && G::move_code(mv) == tt_code {
+            return SCORE_TT;
+        }
+        if pos.is_tactical(mv) {
+            let gain = pos.gain(mv);
+            let base = gain * 16 - pos.mover_value(mv) / 16;
+            return if pos.see_ge(mv, 0) {
+                SCORE_GOOD_CAPTURE + base
+            } else {
+                SCORE_BAD_CAPTURE + base
+            };
+        }
+        let f = &self.stack[ply];
+        if f.killers[0] == Some(mv) {
+            return SCORE_KILLER + 2;
+        }
+        if f.killers[1] == Some(mv) {
+            return SCORE_KILLER + 1;
+        }
+        self.history[us.0][pos.history_slot(mv)]
+    }
+
+    #[inline]
+    pub(super) fn update_history(&mut self, us: Color2, slot: usize, bonus: i32) {
+        let h = &mut self.history[us.0][slot];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Fills `scores` for `moves` and returns the count.
+    #[inline]
+    pub(super) fn score_moves(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        scores: &mut Vec<i32>,
+        tt_code: u16,
+        ply: usize,
+    ) {
+        let us = Color2::of(pos);
+        scores.clear();
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| self.order_score(pos, m, tt_code, ply, us)),
+        );
+    }
+
+    /// Selection step: brings the best-scored remaining move to `i`.
+    #[inline]
+    pub(super) fn pick(moves: &mut [G::Move], scores: &mut [i32], i: usize) {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+        scores.swap(i, best);
+    }
+}
