@@ -33,6 +33,7 @@ import {
 import { gameUiTests } from './gameui.mjs';
 import { homeTests } from './home.mjs';
 import { layoutTests } from './layout.mjs';
+import { promotionTests } from './promotion.mjs';
 import { roomTests } from './rooms.mjs';
 import { tourTests } from './tour.mjs';
 
@@ -709,6 +710,7 @@ test('same device with a clock: runs after both sides moved, survives a reload',
 });
 
 roomTests({ test, newPage, base, shot, startLocal });
+promotionTests({ test, newPage, base, shot });
 layoutTests({ test, newPage, base, shot, startLocal, axe });
 gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
 homeTests({ test, newPage, base, shot, startLocal, axe });
