@@ -158,6 +158,65 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       await sys.context().close();
     });
 
+  test(
+    'online rematch in a timed game: both players go to the new room and nobody is told the opponent left',
+    async () => {
+      const a = await newPage();
+      await a.goto(`${base}/?game=chess`);
+      await a.selectOption('#friend-clock', '1');
+      await a.selectOption('#friend-color', 'white');
+      await a.click('#create-room');
+      await a.waitForSelector('#invite-link');
+      const b = await newPage();
+      await b.goto(await a.inputValue('#invite-link'));
+      await b.waitForSelector('#connection.conn-open');
+      await typeMove(a, 'e4');
+      await waitPlies(b, 1);
+      await typeMove(b, 'e5');
+      await waitPlies(a, 2);
+      await b.click('#resign');
+      await b.click('#dlg-yes');
+      for (const p of [a, b]) await p.waitForSelector('#result-dialog');
+      // from now on, every text either page draws that says the opponent has gone (the app navigates without a reload)
+      for (const p of [a, b])
+        await p.evaluate(() => {
+          window.e2eGone = [];
+          const look = () => {
+            const text = document.querySelector('main')?.textContent ?? '';
+            if (/disconnected|claim the win/i.test(text)) window.e2eGone.push(text.slice(0, 200));
+          };
+          new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+        });
+      const old = a.url();
+      // the winner offers from the result dialog, the loser accepts from it
+      await a.click('#rd-rematch');
+      await b.waitForSelector('#rd-rematch-accept');
+      await b.click('#rd-rematch-accept');
+      for (const p of [a, b]) await p.waitForFunction((u) => location.href !== u && /\/r\/\w+$/.test(location.pathname), old);
+      assert(a.url() === b.url(), `both players in the same new room: ${a.url()} ${b.url()}`);
+      for (const p of [a, b]) await p.waitForSelector('#connection.conn-open');
+      await a.waitForSelector('text=You play Black');
+      await b.waitForSelector('text=You play White');
+      await typeMove(b, 'd4');
+      await waitPlies(a, 1);
+      await typeMove(a, 'd5');
+      await waitPlies(b, 2);
+      await a.waitForTimeout(1000);
+      for (const [name, p] of [
+        ['the offerer', a],
+        ['the one who accepted', b],
+      ]) {
+        const gone = await p.evaluate(() => window.e2eGone);
+        assert(gone.length === 0, `${name} was told the opponent left: ${JSON.stringify(gone.slice(0, 2))}`);
+        assert((await p.locator('.pbar .dot.off').count()) === 0 && (await p.locator('.pbar .dot.on').count()) === 2, `${name}: both players shown connected`);
+        const names = [await p.textContent('.pbar-top .pname'), await p.textContent('.pbar-bottom .pname')];
+        assert(names.join('|') === 'Anonymous|You', `${name}: the bars name the opponent and the player: ${names}`);
+      }
+      for (const p of [a, b]) await p.context().close();
+    },
+    { online: true },
+  );
+
   test('premove against the computer: set while the engine thinks, played when it has answered', async () => {
     const page = await newPage();
     await page.goto(`${base}/?game=chess`);

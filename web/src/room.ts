@@ -19,6 +19,15 @@ import { continueUrl, gameStore, seats, tokensFromHash, type SavedGame } from '.
 import { variantName } from './home';
 import { VARIANT_INFO } from './variants';
 
+/**
+ * How long the opponent must have been away, as this page saw it, before
+ * the page says so: a rematch opens the new room on both pages at about
+ * the same time, and the first one there would otherwise tell its player
+ * that the other one "has disconnected" (with the claim countdown) for the
+ * moment the other page takes to connect.
+ */
+const GONE_GRACE_MS = 2500;
+
 /** A room, whoever holds which seat in it. */
 class RoomRound extends RoundView {
   private room: RoomState | null = null;
@@ -27,6 +36,9 @@ class RoomRound extends RoundView {
   private pending: { uci: string; ply: number } | null = null;
   private presenceAt = 0;
   private lastSecond = -1;
+  /** Since when (page clock) the opponent of a one-seat player has been seen without a connection, or null. */
+  private oppGoneSince: number | null = null;
+  private oppGoneShown = false;
   /** The room does not exist (unknown or expired link). */
   private missing = false;
   /** The seat tokens this page holds. */
@@ -147,8 +159,22 @@ class RoomRound extends RoundView {
       this.notice = t(`wsError.${m.d.code}` as Key) || m.d.message;
       if (m.d.code === 'illegal_move' || m.d.code === 'not_your_turn') this.pending = null;
     }
+    this.watchOpponent(now);
     this.save();
     this.render();
+  }
+
+  /** Notes when the opponent's connection went (or came back), for the grace before saying so. */
+  private watchOpponent(now: number): void {
+    const r = this.room;
+    const away = !!r?.you && !this.sameDevice() && r.ai_level === null && r.players[opposite(r.you)].seated && !r.presence[opposite(r.you)].connected;
+    if (!away) this.oppGoneSince = null;
+    else this.oppGoneSince ??= now;
+  }
+
+  /** The opponent has been away longer than the grace. */
+  private oppGone(): boolean {
+    return this.oppGoneSince !== null && performance.now() - this.oppGoneSince >= GONE_GRACE_MS;
   }
 
   /** FENs seen live, by ply, so stepping back draws them without asking. */
@@ -212,8 +238,10 @@ class RoomRound extends RoundView {
     if (r?.you && !this.sameDevice()) {
       const left = this.claimIn(opposite(r.you));
       const sec = left === null ? -1 : Math.ceil(left / 1000);
-      if (sec !== this.lastSecond) {
+      const gone = this.oppGone();
+      if (sec !== this.lastSecond || gone !== this.oppGoneShown) {
         this.lastSecond = sec;
+        this.oppGoneShown = gone;
         this.render();
       }
     }
@@ -303,7 +331,7 @@ class RoomRound extends RoundView {
       const opp = opposite(r.you);
       const p = r.presence[opp];
       const left = this.claimIn(opp);
-      if (r.state === 'playing' && !p.connected)
+      if (r.state === 'playing' && !p.connected && this.oppGone())
         out.push(h('p', { class: 'notice' }, left !== null && left > 0 ? t('room.oppGoneCountdown', { seconds: Math.ceil(left / 1000) }) : t('room.oppGone')));
     }
     return out;
