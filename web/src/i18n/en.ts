@@ -229,7 +229,7 @@ export const en = {
   'import.help': 'Paste a PGN (chess, Horde, Atomic) or a FEN (all four games), then play on from it or analyse it.',
   'import.text': 'PGN or FEN',
   'import.variant': 'Game',
-  'import.auto': 'From the PGN (else chess)',
+  'import.auto': 'Guess from the text (else chess)',
   'import.read': 'Read',
   'import.playAi': 'Play it against the computer',
   'import.playFriend': 'Play it with a friend',

@@ -241,7 +241,7 @@ export const pl: Messages = {
   'import.help': 'Wklej PGN (szachy, Horde, Atomic) lub FEN (wszystkie cztery gry), a potem graj dalej albo analizuj.',
   'import.text': 'PGN lub FEN',
   'import.variant': 'Gra',
-  'import.auto': 'Z PGN (inaczej szachy)',
+  'import.auto': 'Rozpoznaj z tekstu (inaczej szachy)',
   'import.read': 'Wczytaj',
   'import.playAi': 'Graj dalej z komputerem',
   'import.playFriend': 'Graj dalej ze znajomym',

@@ -231,7 +231,7 @@ export const pt: Messages = {
   'import.help': 'Cole um PGN (xadrez, Horde, Atomic) ou um FEN (os quatro jogos) e continue jogando ou analise.',
   'import.text': 'PGN ou FEN',
   'import.variant': 'Jogo',
-  'import.auto': 'Do PGN (senão xadrez)',
+  'import.auto': 'Reconhecer pelo texto (senão xadrez)',
   'import.read': 'Ler',
   'import.playAi': 'Continuar contra o computador',
   'import.playFriend': 'Continuar com um amigo',

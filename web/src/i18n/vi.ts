@@ -231,7 +231,7 @@ export const vi: Messages = {
   'import.help': 'Dán PGN (cờ vua, Horde, Atomic) hoặc FEN (cả bốn trò), rồi chơi tiếp hoặc phân tích.',
   'import.text': 'PGN hoặc FEN',
   'import.variant': 'Trò chơi',
-  'import.auto': 'Theo PGN (nếu không: cờ vua)',
+  'import.auto': 'Đoán theo nội dung (nếu không: cờ vua)',
   'import.read': 'Đọc',
   'import.playAi': 'Chơi tiếp với máy',
   'import.playFriend': 'Chơi tiếp với bạn',
