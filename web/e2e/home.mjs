@@ -4,7 +4,7 @@
 // games as small boards (continue, delete) and the import of a PGN or FEN.
 // /api/import and /api/analysis are the real server's.
 import { DESKTOP, PHONE } from './layout.mjs';
-import { assert, box, pieceOn, sideScroll, typeMove, waitPlies } from './page.mjs';
+import { assert, assertSeen, box, drawnPieces, pieceOn, sideScroll, typeMove, waitPlies } from './page.mjs';
 
 /** Registers the tests with the runner's `test`. */
 export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
@@ -153,6 +153,36 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
       assert(JSON.stringify(body) === JSON.stringify({ variant: 'chess', fen: null, moves: ['e2e4', 'e7e5', 'g1f3'] }), `POST /api/analysis of the imported game: ${JSON.stringify(body)}`);
       await page.waitForURL(/\/analysis\/[\w-]+$/);
       await page.waitForSelector('.analysis h1');
+      await page.context().close();
+    });
+
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])
+    test(`import of a Xiangqi FEN at ${size} size: recognised without choosing the game, played on with a friend; a bad one says what is wrong`, async () => {
+      const page = await newPage({ viewport: vp });
+      await page.goto(base);
+      // eleven files on the top rank: the server's message says so
+      await page.fill('#import-text', '3k6/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1');
+      await page.click('#import-read');
+      await page.waitForSelector('#import-error');
+      const err = await assertSeen(page, '#import-error', 'the refusal');
+      assert(/rank|file|square|column/i.test(err.text) && err.text.length > 15, `the server says what is wrong: ${err.text}`);
+      const fen = '3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1';
+      await page.fill('#import-text', fen);
+      await page.click('#import-read');
+      await page.waitForSelector('#import-summary');
+      assert(/^Xiangqi · 0 moves/.test(await page.textContent('#import-summary')), `read as Xiangqi: ${await page.textContent('#import-summary')}`);
+      await assertSeen(page, '#import-summary', 'the summary');
+      assert(!(await sideScroll(page)), 'no horizontal scroll');
+      // with a friend: an online room from that position, its invitation shown
+      await page.click('#import-friend');
+      await page.waitForSelector('#invite-link');
+      await page.waitForSelector('.board-host cg-board piece');
+      // drawn at once: not the start position's pieces sliding (or fading) into it
+      const pieces = await drawnPieces(page);
+      assert(pieces.join(' ') === 'black k-piece@d: white a-piece@e2 white k-piece@e1', `the imported position drawn: ${pieces}`);
       await page.context().close();
     });
 }

@@ -22,7 +22,7 @@ export class Previews {
   /** A small static board of `fen` (the start position when null). */
   board(v: VariantName, fen: string | null, label: string, orientation: Color = 'white'): HTMLElement {
     const host = h('div', { class: 'preview' });
-    const b = new Board(host, { variant: VARIANT_INFO[v], orientation, viewOnly: true, label });
+    const b = new Board(host, { variant: VARIANT_INFO[v], fen: fen ?? undefined, orientation, viewOnly: true, label });
     b.set({ fen: fen ?? VARIANT_INFO[v].startFen, turn: 'white', check: false, lastMove: null, moves: [], movable: null });
     host.classList.add('board-preview');
     this.boards.push(b);

@@ -166,6 +166,7 @@ export abstract class RoundView {
     if (!this.board)
       this.board = new Board(this.boardHost, {
         variant: s.variant,
+        fen: s.status?.fen,
         orientation: s.orientation,
         onMove: (uci) => {
           if (uci) void this.tryPlay(uci);

@@ -59,6 +59,8 @@ export interface BoardOptions {
   label?: string;
   /** Called after the board was turned round (the player bars follow it). */
   onFlip?: () => void;
+  /** The first position drawn (default: the game's start), so a page opened on a game does not slide its pieces there from the start. */
+  fen?: string;
 }
 
 /** One chessgroundx board. */
@@ -83,7 +85,7 @@ export class Board {
     }
     host.appendChild(this.el);
     const config: Config = {
-      fen: v.startFen,
+      fen: opts.fen ?? v.startFen,
       orientation: opts.orientation,
       dimensions: v.dims,
       viewOnly: opts.viewOnly ?? false,
