@@ -185,4 +185,28 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
       assert(pieces.join(' ') === 'black k-piece@d: white a-piece@e2 white k-piece@e1', `the imported position drawn: ${pieces}`);
       await page.context().close();
     });
+
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])
+    test(`a refused start at ${size} size is said under the button pressed, inside the screen`, async () => {
+      const page = await newPage({ viewport: vp });
+      // the chess position of issue 11 in a Horde link: White may not have a king there
+      await page.goto(`${base}/?game=horde&fen=${encodeURIComponent('8/P5k1/8/8/8/8/6K1/8 w - - 0 1')}`);
+      for (const [btn, err] of [
+        ['#start-local', '#start-error-local'],
+        ['#start-ai', '#start-error-ai'],
+      ]) {
+        await page.locator(btn).scrollIntoViewIfNeeded();
+        await page.click(btn);
+        await page.waitForSelector(`${err}:not(:empty)`);
+        const seen = await assertSeen(page, err, `the refusal under ${btn}`);
+        assert(/king/.test(seen.text), `the server's reason: ${seen.text}`);
+        const [b, e] = [await box(page, btn), await box(page, err)];
+        assert(e.y >= b.bottom - 1 && e.y - b.bottom < 60, `${size}: the message right under ${btn} ${JSON.stringify([b, e])}`);
+      }
+      await shot(page, `${size}-start-refused`);
+      await page.context().close();
+    });
 }
