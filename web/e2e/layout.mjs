@@ -127,6 +127,32 @@ export function layoutTests({ test, newPage, base, shot, axe }) {
       await page.context().close();
     });
 
+  test('desktop: after twenty moves the bottom bar and clock still stand right under the board, the move list scrolls', async () => {
+    const page = await newPage({ viewport: DESKTOP });
+    await page.goto(`${base}/?game=chess`);
+    await page.selectOption('#local-clock', '2');
+    await page.click('#start-local');
+    await page.waitForSelector('#typed-move');
+    for (const m of ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nc3', 'Nc6', 'Nb1', 'Nb8', 'e3', 'e6', 'd3', 'd6', 'a3', 'a6', 'h3', 'h6', 'b3', 'b6', 'g3', 'g6']) await typeMove(page, m);
+    await page.evaluate(() => scrollTo(0, 0));
+    const b = await laidOut(page, ['.pbar-top .pinfo', '.board-host cg-board', '.pbar-bottom .pinfo', '.clock-white', '.clock-black', '.panel'], 'desktop, twenty moves');
+    const board = b['.board-host cg-board'];
+    // the file labels (18 px) lie between the board and the bar
+    assert(b['.pbar-bottom .pinfo'].y - board.bottom < 30, `the bottom bar right under the board ${JSON.stringify([board, b['.pbar-bottom .pinfo']])}`);
+    assert(b['.clock-white'].y - board.bottom < 30, `White's clock beside the board's bottom ${JSON.stringify(b['.clock-white'])}`);
+    assert(b['.panel'].bottom <= b['.clock-white'].y + 1, 'the panel ends above the bottom clock');
+    // the list keeps the last move in sight by scrolling itself
+    const list = await page.evaluate(() => {
+      const el = document.querySelector('.move-list');
+      const cur = el.querySelector('.current').getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return { scrolls: el.scrollHeight > el.clientHeight, seen: cur.top >= r.top - 1 && cur.bottom <= r.bottom + 1 };
+    });
+    assert(list.scrolls && list.seen, `the list scrolls, the current move in sight ${JSON.stringify(list)}`);
+    await shot(page, 'desktop-long-game');
+    await page.context().close();
+  });
+
   test('desktop: the board is resized by dragging its corner, and the size is remembered', async () => {
     const page = await newPage({ viewport: DESKTOP });
     await page.goto(`${base}/?game=chess`);
