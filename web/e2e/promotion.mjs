@@ -7,7 +7,7 @@ import { DESKTOP, PHONE } from './layout.mjs';
 import { assert, box, clickMove, inkOf, pieceOn, waitPlies } from './page.mjs';
 
 /** Registers the tests with the runner's `test`. */
-export function promotionTests({ test, newPage, base, shot }) {
+export function promotionTests({ test, newPage, base, shot, axe }) {
   const cases = [
     { game: 'chess', fen: '8/P5k1/8/8/8/8/6K1/8 w - - 0 1', from: 'a7', to: 'a8', color: 'white', pick: 'q', want: 'white q-piece' },
     { game: 'horde', fen: '8/P5k1/8/8/8/8/8/8 w - - 0 1', from: 'a7', to: 'a8', color: 'white', pick: 'n', want: 'white n-piece' },
@@ -43,6 +43,8 @@ export function promotionTests({ test, newPage, base, shot }) {
           signatures.add(ink.signature);
         }
         assert(signatures.size === 4, `${what}: four different pictures (${signatures.size})`);
+        // the choices are buttons a screen reader reaches: not inside the board's picture (axe: nested-interactive)
+        await axe(page, `${what} promotion picker`, { strict: true });
         await shot(page, `${size}-promotion-${c.game}-${c.color}`);
         await page.click(`.promotion-picker .promo-${c.pick}`);
         await waitPlies(page, 1);

@@ -710,7 +710,7 @@ test('same device with a clock: runs after both sides moved, survives a reload',
 });
 
 roomTests({ test, newPage, base, shot, startLocal });
-promotionTests({ test, newPage, base, shot });
+promotionTests({ test, newPage, base, shot, axe });
 layoutTests({ test, newPage, base, shot, startLocal, axe });
 gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
 homeTests({ test, newPage, base, shot, startLocal, axe });

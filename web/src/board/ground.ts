@@ -79,9 +79,11 @@ export class Board {
     if (v.family === 'xiangqi') host.classList.add('xq');
     this.el = document.createElement('div');
     this.el.className = 'cg-wrap';
+    // the picture is the board itself, not its host: the promotion picker (buttons) is the host's other child,
+    // and buttons inside a role="img" would be hidden from screen readers (axe: nested-interactive)
     if (opts.label) {
-      host.setAttribute('role', 'img');
-      host.setAttribute('aria-label', opts.label);
+      this.el.setAttribute('role', 'img');
+      this.el.setAttribute('aria-label', opts.label);
     }
     host.appendChild(this.el);
     const config: Config = {
