@@ -4,7 +4,7 @@
 // pairs (absent while empty), icon navigation with tooltips and the wheel,
 // material lead, sounds, the result dialog, settings, premoves. Positions,
 // sizes, colours and pixels are read from the page, not only the DOM.
-import { assert, box, clickMove, idle, pixelAt, plies, sideScroll, typeMove, waitPlies } from './page.mjs';
+import { assert, assertSeen, box, clickMove, idle, pixelAt, plies, sideScroll, typeMove, waitPlies } from './page.mjs';
 
 export const DESKTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 390, height: 844 };
@@ -126,6 +126,22 @@ export function layoutTests({ test, newPage, base, shot, axe }) {
       assert(bar.h < 40, `one line (${bar.h} px)`);
       await page.context().close();
     });
+
+  test('phone: the Xiangqi streak box appears with the first check, in words, inside the screen; the counters in a details line with a tooltip', async () => {
+    const page = await newPage({ viewport: PHONE });
+    await page.goto(`${base}/?game=xiangqi&fen=${encodeURIComponent('5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1')}`);
+    await page.click('#start-local');
+    await page.waitForSelector('#typed-move');
+    assert((await page.locator('.streaks').count()) === 0, 'no streak box before a check');
+    const counters = await assertSeen(page, '.xq-counters', 'the counters line');
+    assert((await page.getAttribute('.xq-counters', 'title')) === counters.text, 'the counters as a tooltip too');
+    for (const m of ['h9h10', 'f10f9', 'h10h9']) await typeMove(page, m);
+    const s = await assertSeen(page, '.streaks p', 'the streak line');
+    assert(s.text === 'Red has checked 2 times in a row: a 7th check loses.', `in plain words: ${s.text}`);
+    assert(!(await sideScroll(page)), 'no horizontal scroll');
+    await shot(page, 'phone-xiangqi-streak');
+    await page.context().close();
+  });
 
   test('desktop: after twenty moves the bottom bar and clock still stand right under the board, the move list scrolls', async () => {
     const page = await newPage({ viewport: DESKTOP });

@@ -457,7 +457,7 @@ test('xiangqi perpetual check warning', async () => {
   for (const m of moves) await typeMove(page, m);
   // one chariot checking: the server's limit is 6 checks in a row, the 7th loses
   const streak = await page.textContent('.streaks');
-  assert(/Red has checked 6 times in a row: check number 7 would lose\./.test(streak), `check streak in words: ${streak}`);
+  assert(/Red has checked 6 times in a row: a 7th check loses\./.test(streak), `check streak in words: ${streak}`);
   await assertSeen(page, '.streaks p', 'the streak line');
   await page.fill('#typed-move', 'h9h10');
   await page.press('#typed-move', 'Enter');
