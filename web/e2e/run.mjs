@@ -462,6 +462,8 @@ test('xiangqi perpetual check warning', async () => {
   await page.fill('#typed-move', 'h9h10');
   await page.press('#typed-move', 'Enter');
   await page.waitForSelector('dialog.confirm[open]');
+  const warning = await page.textContent('dialog.confirm p');
+  assert(/perpetual check \(check number 7 in a row, 6 allowed\)/.test(warning), `the warning says why in words: ${warning}`);
   await shot(page, 'xiangqi-warning');
   await page.click('#dlg-no');
   assert((await plies(page)) === 12, 'cancelled move not played');

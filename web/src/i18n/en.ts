@@ -135,7 +135,7 @@ export const en = {
   'warn.cancel': 'Cancel',
 
   'xq.streaks': 'Checks and chases in a row',
-  'xq.checkStreak': 'checks {len} of {limit}',
+  'xq.checkStreak': 'check number {len} in a row, {limit} allowed',
   'xq.chaseStreak': 'chasing {target}: {len} of {limit}',
   'xq.noStreak': 'none',
   'xq.counters': 'Plies: {total} in total, {progress} without progress, {effective} without an effective move',

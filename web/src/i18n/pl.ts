@@ -147,7 +147,7 @@ export const pl: Messages = {
   'warn.cancel': 'Anuluj',
 
   'xq.streaks': 'Szachy i pogonie pod rząd',
-  'xq.checkStreak': 'szachy: {len} z {limit}',
+  'xq.checkStreak': 'szach numer {len} z rzędu, dozwolone: {limit}',
   'xq.chaseStreak': 'pogoń za {target}: {len} z {limit}',
   'xq.noStreak': 'brak',
   'xq.counters': 'Półruchy: razem {total}, bez postępu {progress}, bez skutecznego ruchu {effective}',

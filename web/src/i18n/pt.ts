@@ -137,7 +137,7 @@ export const pt: Messages = {
   'warn.cancel': 'Cancelar',
 
   'xq.streaks': 'Xeques e perseguições seguidos',
-  'xq.checkStreak': 'xeques {len} de {limit}',
+  'xq.checkStreak': 'xeque número {len} seguido, permitidos: {limit}',
   'xq.chaseStreak': 'perseguição a {target}: {len} de {limit}',
   'xq.noStreak': 'nenhum',
   'xq.counters': 'Meios-lances: {total} no total, {progress} sem progresso, {effective} sem lance efetivo',

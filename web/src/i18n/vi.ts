@@ -137,7 +137,7 @@ export const vi: Messages = {
   'warn.cancel': 'Hủy',
 
   'xq.streaks': 'Chiếu và đuổi liên tiếp',
-  'xq.checkStreak': 'chiếu {len}/{limit}',
+  'xq.checkStreak': 'lần chiếu thứ {len} liên tiếp, tối đa {limit}',
   'xq.chaseStreak': 'đuổi {target}: {len}/{limit}',
   'xq.noStreak': 'không có',
   'xq.counters': 'Số nửa nước: tổng {total}, {progress} không tiến triển, {effective} không có nước hiệu quả',
