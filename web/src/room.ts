@@ -129,6 +129,8 @@ class RoomRound extends RoundView {
       this.fenCache.clear();
       this.fenCache.set(0, m.d.start_fen);
       this.fenCache.set(m.d.history.length, m.d.status.fen);
+      this.checkCache.clear();
+      this.checkCache.set(m.d.history.length, m.d.status.check);
     } else if (isEvent(m)) {
       if (!this.room) return;
       const r = applyEvent(this.room, m, now);
@@ -181,13 +183,16 @@ class RoomRound extends RoundView {
   private rememberFen(m: Extract<ServerMsg, { v: number }>): void {
     const drop = (after: number): void => {
       for (const k of this.fenCache.keys()) if (k > after) this.fenCache.delete(k);
+      for (const k of this.checkCache.keys()) if (k > after) this.checkCache.delete(k);
     };
     if (m.t === 'move') {
       drop(m.d.ply);
       this.fenCache.set(m.d.ply + 1, m.d.status.fen);
+      this.checkCache.set(m.d.ply + 1, m.d.status.check);
     } else if (m.t === 'takeback') {
       drop(m.d.ply);
       this.fenCache.set(m.d.ply, m.d.status.fen);
+      this.checkCache.set(m.d.ply, m.d.status.check);
     }
   }
 
