@@ -197,8 +197,13 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       for (const p of [a, b]) await p.waitForSelector('#connection.conn-open');
       await a.waitForSelector('text=You play Black');
       await b.waitForSelector('text=You play White');
+      // the tab says whose turn it is, as on lichess
+      await b.waitForFunction(() => document.title === 'Your turn · Chess · chessplayx');
+      assert((await a.title()) === 'Chess · chessplayx', `not the offerer's turn: ${await a.title()}`);
       await typeMove(b, 'd4');
       await waitPlies(a, 1);
+      await a.waitForFunction(() => document.title.startsWith('Your turn'));
+      assert((await b.title()) === 'Chess · chessplayx', `B waits: ${await b.title()}`);
       await typeMove(a, 'd5');
       await waitPlies(b, 2);
       await a.waitForTimeout(1000);

@@ -275,6 +275,16 @@ class RoomRound extends RoundView {
     }
     if (this.room) this.thinking = this.aiToMove(this.room);
     super.render();
+    this.title();
+  }
+
+  /** The tab says "Your turn" while a one-seat player (online or against the computer) is to move, as on lichess. */
+  private title(): void {
+    const r = this.room;
+    if (!r || this.closed) return;
+    const mine = !!r.you && !this.sameDevice() && r.state === 'playing' && !(r.outcome ?? r.status.outcome) && r.status.turn === r.you;
+    const text = `${mine ? `${t('round.yourTurn')} · ` : ''}${variantName(r.variant)} · chessplayx`;
+    if (document.title !== text) document.title = text;
   }
 
   protected shown(): Shown | null {

@@ -74,6 +74,7 @@ export const en = {
   'round.loading': 'Loading the game…',
   'round.notFound': 'There is no such game: the link is wrong, or the game has expired.',
   'round.toMove': '{side} to move',
+  'round.yourTurn': 'Your turn',
   'round.check': 'check',
   'round.thinking': 'The computer is thinking…',
   'round.moves': 'Moves',

@@ -86,6 +86,7 @@ export const pl: Messages = {
   'round.loading': 'Wczytywanie partii…',
   'round.notFound': 'Nie ma takiej partii: link jest błędny albo partia wygasła.',
   'round.toMove': '{side} na ruchu',
+  'round.yourTurn': 'Twój ruch',
   'round.check': 'szach',
   'round.thinking': 'Komputer myśli…',
   'round.moves': 'Ruchy',

@@ -76,6 +76,7 @@ export const pt: Messages = {
   'round.loading': 'Carregando a partida…',
   'round.notFound': 'Essa partida não existe: o link está errado ou a partida expirou.',
   'round.toMove': 'Vez das {side}',
+  'round.yourTurn': 'Sua vez',
   'round.check': 'xeque',
   'round.thinking': 'O computador está pensando…',
   'round.moves': 'Lances',

@@ -76,6 +76,7 @@ export const vi: Messages = {
   'round.loading': 'Đang tải ván cờ…',
   'round.notFound': 'Không có ván cờ này: đường dẫn sai hoặc ván cờ đã hết hạn.',
   'round.toMove': 'Đến lượt {side}',
+  'round.yourTurn': 'Đến lượt bạn',
   'round.check': 'chiếu',
   'round.thinking': 'Máy đang suy nghĩ…',
   'round.moves': 'Các nước đi',
