@@ -46,6 +46,11 @@ export function promotionTests({ test, newPage, base, shot, axe }) {
         // the choices are buttons a screen reader reaches: not inside the board's picture (axe: nested-interactive)
         await axe(page, `${what} promotion picker`, { strict: true });
         await shot(page, `${size}-promotion-${c.game}-${c.color}`);
+        // Escape takes the pawn back (the focus is on the first choice); the picker opens again
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('.promotion-picker', { state: 'detached' });
+        assert((await pieceOn(page, c.from)) === `${c.color} p-piece` && (await page.locator('ol.moves li').count()) === 0, `${what}: Escape cancelled the promotion: ${await pieceOn(page, c.from)} ${await pieceOn(page, c.to)} ${await page.evaluate(() => document.activeElement?.className)}`);
+        await clickMove(page, c.from, c.to);
         await page.click(`.promotion-picker .promo-${c.pick}`);
         await waitPlies(page, 1);
         // the pawn that went up slides away under chessgroundx's animation: the piece left there after it

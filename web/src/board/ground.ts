@@ -69,6 +69,8 @@ export class Board {
   private readonly el: HTMLElement;
   private moves: readonly MoveInfo[] = [];
   private picker: HTMLElement | null = null;
+  /** What was shown last, to put back when a promotion is cancelled. */
+  private view: BoardView | null = null;
 
   constructor(
     host: HTMLElement,
@@ -115,6 +117,7 @@ export class Board {
   /** Shows a position and its legal moves. */
   set(view: BoardView): void {
     this.closePicker();
+    this.view = view;
     this.moves = view.moves;
     const dims = this.opts.variant.dims;
     const dests: cg.Dests = new Map();
@@ -233,9 +236,17 @@ export class Board {
     cancel.addEventListener('click', () => {
       this.closePicker();
       this.api.cancelMove();
+      // chessgroundx has already moved the pawn: the position as the server gave it comes back
+      if (this.view) this.set(this.view);
       this.opts.onMove?.('');
     });
     box.appendChild(cancel);
+    // Escape takes the pawn back, as the × does
+    box.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      cancel.click();
+    });
     this.el.parentElement?.appendChild(box);
     this.picker = box;
     (box.querySelector('button') as HTMLButtonElement | null)?.focus();
