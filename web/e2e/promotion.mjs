@@ -13,12 +13,13 @@ export function promotionTests({ test, newPage, base, shot, axe }) {
     { game: 'horde', fen: '8/P5k1/8/8/8/8/8/8 w - - 0 1', from: 'a7', to: 'a8', color: 'white', pick: 'n', want: 'white n-piece' },
     { game: 'chess', fen: '8/6k1/8/8/8/8/p5K1/8 b - - 0 1', from: 'a2', to: 'a1', color: 'black', pick: 'r', want: 'black r-piece' },
   ];
-  for (const [size, vp] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
+  for (const [size, vp, scheme] of [
+    ['desktop', DESKTOP, 'light'],
+    ['phone', PHONE, 'dark'],
   ])
     test(`promotion picker at ${size} size: a piece picture drawn in each choice (chess and Horde, White and Black)`, async () => {
-      const page = await newPage({ viewport: vp });
+      // the phone follows a dark system: the picker dims the board instead of lighting it up
+      const page = await newPage({ viewport: vp, colorScheme: scheme });
       for (const c of cases) {
         const what = `${size} ${c.game} ${c.color}`;
         await page.goto(`${base}/?game=${c.game}&fen=${encodeURIComponent(c.fen)}`);
@@ -45,6 +46,11 @@ export function promotionTests({ test, newPage, base, shot, axe }) {
         assert(signatures.size === 4, `${what}: four different pictures (${signatures.size})`);
         // the choices are buttons a screen reader reaches: not inside the board's picture (axe: nested-interactive)
         await axe(page, `${what} promotion picker`, { strict: true });
+        if (scheme === 'dark') {
+          const veil = await page.evaluate(() => getComputedStyle(document.querySelector('.promotion-picker')).backgroundColor);
+          const [r, g, bl] = veil.match(/[\d.]+/g).map(Number);
+          assert(r + g + bl < 150, `${what}: a dark veil over the board (${veil})`);
+        }
         await shot(page, `${size}-promotion-${c.game}-${c.color}`);
         // Escape takes the pawn back (the focus is on the first choice); the picker opens again
         await page.keyboard.press('Escape');
