@@ -239,7 +239,10 @@ export const sounds = (page) => page.evaluate(() => performance.getEntriesByType
  * apart. A blank box is all light and no dark.
  */
 export async function inkOf(page, locator) {
-  const png = (await locator.screenshot()).toString('base64');
+  // a clip of the page, not locator.screenshot(): that one waits for the element to be "stable", and once
+  // in a dozen runs it timed out with the picker plainly drawn (the failure's own screenshot showed it)
+  const r = await locator.boundingBox();
+  const png = (await page.screenshot({ clip: { x: r.x, y: r.y, width: r.width, height: r.height } })).toString('base64');
   return page.evaluate(async (b64) => {
     const img = new Image();
     img.src = `data:image/png;base64,${b64}`;

@@ -23,7 +23,10 @@ export function promotionTests({ test, newPage, base, shot, axe }) {
       for (const c of cases) {
         const what = `${size} ${c.game} ${c.color}`;
         await page.goto(`${base}/?game=${c.game}&fen=${encodeURIComponent(c.fen)}`);
-        await page.click('#start-local');
+        // "Start", as the issue says: one button of that name (a strict locator), the same-device one
+        const start = page.getByRole('button', { name: 'Start' });
+        assert((await start.getAttribute('id')) === 'start-local', 'the one Start button starts a same-device game');
+        await start.click();
         await page.waitForSelector('#typed-move');
         await clickMove(page, c.from, c.to);
         await page.waitForSelector('.promotion-picker button.promo');

@@ -172,7 +172,8 @@ function modeCards(variant: () => VariantName, startFen: string | null): Modes {
     aiColor,
     h('label', { for: 'ai-clock' }, t('home.clock')),
     aiClock,
-    button(t('home.start'), () => start('ai', aiErr, startFen), { id: 'start-ai', class: 'primary' }),
+    // not a second "Start": each way to play has a button of its own name (the same-device one is "Start")
+    button(t('home.playAi'), () => start('ai', aiErr, startFen), { id: 'start-ai', class: 'primary' }),
     aiErr,
   );
   const err = h('p', { class: 'error', role: 'alert' });

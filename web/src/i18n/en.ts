@@ -42,7 +42,8 @@ export const en = {
   'home.color.random': 'Random',
   'home.public': 'List the room in the lobby',
   'home.start': 'Start',
-  'home.customFen': 'Same-device and computer games start from this position: {fen}',
+  'home.playAi': 'Play',
+  'home.customFen': 'Same-device and computer games begin from this position: {fen}',
   'home.rulesOf': 'Rules of {game}',
   'home.createRoom': 'Create a room',
 

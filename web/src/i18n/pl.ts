@@ -44,6 +44,7 @@ export const pl: Messages = {
   'home.color.random': 'Losowo',
   'home.public': 'Pokaż pokój w poczekalni',
   'home.start': 'Zacznij',
+  'home.playAi': 'Graj',
   'home.customFen': 'Partie na jednym urządzeniu i z komputerem zaczną się z tej pozycji: {fen}',
   'home.rulesOf': 'Zasady: {game}',
   'home.createRoom': 'Utwórz pokój',

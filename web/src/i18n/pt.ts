@@ -44,6 +44,7 @@ export const pt: Messages = {
   'home.color.random': 'Aleatório',
   'home.public': 'Mostrar a sala no lobby',
   'home.start': 'Começar',
+  'home.playAi': 'Jogar',
   'home.customFen': 'As partidas no mesmo dispositivo e contra o computador começam desta posição: {fen}',
   'home.rulesOf': 'Regras de {game}',
   'home.createRoom': 'Criar uma sala',

@@ -44,6 +44,7 @@ export const vi: Messages = {
   'home.color.random': 'Ngẫu nhiên',
   'home.public': 'Hiển thị phòng ở sảnh chờ',
   'home.start': 'Bắt đầu',
+  'home.playAi': 'Chơi',
   'home.customFen': 'Ván cùng thiết bị và ván đấu với máy sẽ bắt đầu từ thế cờ này: {fen}',
   'home.rulesOf': 'Luật {game}',
   'home.createRoom': 'Tạo phòng',
