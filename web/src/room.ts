@@ -27,6 +27,12 @@ import { VARIANT_INFO } from './variants';
  * moment the other page takes to connect.
  */
 const GONE_GRACE_MS = 2500;
+/**
+ * The same for an opponent this page has not yet seen connected (a new
+ * room, a rematch, this page reloaded): on a loaded machine the other page
+ * may take longer than the grace above to arrive, and it has not left.
+ */
+const ARRIVAL_GRACE_MS = 10000;
 
 /** A room, whoever holds which seat in it. */
 class RoomRound extends RoundView {
@@ -39,6 +45,8 @@ class RoomRound extends RoundView {
   /** Since when (page clock) the opponent of a one-seat player has been seen without a connection, or null. */
   private oppGoneSince: number | null = null;
   private oppGoneShown = false;
+  /** The opponent has been seen connected by this page. */
+  private oppSeen = false;
   /** The room does not exist (unknown or expired link). */
   private missing = false;
   /** The seat tokens this page holds. */
@@ -170,13 +178,14 @@ class RoomRound extends RoundView {
   private watchOpponent(now: number): void {
     const r = this.room;
     const away = !!r?.you && !this.sameDevice() && r.ai_level === null && r.players[opposite(r.you)].seated && !r.presence[opposite(r.you)].connected;
+    if (r?.you && r.presence[opposite(r.you)].connected) this.oppSeen = true;
     if (!away) this.oppGoneSince = null;
     else this.oppGoneSince ??= now;
   }
 
   /** The opponent has been away longer than the grace. */
   private oppGone(): boolean {
-    return this.oppGoneSince !== null && performance.now() - this.oppGoneSince >= GONE_GRACE_MS;
+    return this.oppGoneSince !== null && performance.now() - this.oppGoneSince >= (this.oppSeen ? GONE_GRACE_MS : ARRIVAL_GRACE_MS);
   }
 
   /** FENs seen live, by ply, so stepping back draws them without asking. */
