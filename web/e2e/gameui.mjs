@@ -222,6 +222,31 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
     { online: true },
   );
 
+  test(
+    'online: an opponent gone is said after a short grace, and after a longer one to a page that never saw them',
+    async () => {
+      const { a, b } = await onlinePair('chess');
+      await typeMove(a, 'e4');
+      await waitPlies(b, 1);
+      // B leaves on its move: A saw B, so A is told within the short grace (2.5 s), with the claim countdown
+      await b.context().close();
+      const left = Date.now();
+      await a.waitForSelector('text=Your opponent has disconnected. You may claim the win in', { timeout: 8000 });
+      const told = Date.now() - left;
+      assert(told >= 2000, `not before the grace: ${told} ms`);
+      // A reloads: this page has not seen B, so it waits for B to arrive before saying B has gone
+      await a.reload();
+      await a.waitForSelector('#connection.conn-open');
+      const opened = Date.now();
+      await a.waitForTimeout(4000);
+      assert((await a.locator('text=Your opponent has disconnected').count()) === 0, 'not said while B may still be arriving');
+      await a.waitForSelector('text=Your opponent has disconnected', { timeout: 12000 });
+      assert(Date.now() - opened >= 8000, `said after the arrival grace (${Date.now() - opened} ms)`);
+      await a.context().close();
+    },
+    { online: true },
+  );
+
   test('premove against the computer: set while the engine thinks, played when it has answered', async () => {
     const page = await newPage();
     await page.goto(`${base}/?game=chess`);
