@@ -87,6 +87,11 @@ export function analysisTests({ test, newPage, base, shot, axe }) {
       assert(bar && board && bar.x + bar.width <= board.x && Math.abs(bar.height - board.height) < 30, `bar beside the board (${JSON.stringify({ bar, board })})`);
       let cut = await cutOff(page);
       assert(cut.out.length === 0 && cut.scroll <= cut.width, `nothing cut off: ${JSON.stringify(cut)}`);
+      // the navigation: the game page's icons, each with its name as tooltip
+      const nav = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('.an-nav button'), (x) => ({ title: x.title, label: x.getAttribute('aria-label'), icon: x.querySelector('svg')?.getBoundingClientRect().width ?? 0 })),
+      );
+      assert(nav.length === 5 && nav.every((n) => n.title && n.title === n.label && n.icon >= 16), `icon buttons with tooltips ${JSON.stringify(nav)}`);
       // the blunder, marked and coloured
       const queen = page.locator('[data-ply="4"]');
       assert((await queen.textContent()) === 'Qh4??', `Qh4 marked ?? (${await queen.textContent()})`);

@@ -11,6 +11,7 @@ import * as api from '../api';
 import { Board } from '../board/ground';
 import { button, h } from '../dom';
 import type { Page } from '../main';
+import { iconButton } from '../roundParts';
 import type { Color, PositionReply } from '../protocol';
 import { VARIANT_INFO } from '../variants';
 import { evaluate, getAnalysis, violationOf, type Analysis, type PositionEval, type Violation } from './api';
@@ -105,11 +106,12 @@ class AnalysisView {
     const nav = h(
       'div',
       { class: 'an-nav row' },
-      button('«', () => this.goTo(0), { 'aria-label': s('first'), title: s('first'), id: 'an-first' }),
-      button('‹', () => this.goTo(Math.max(0, this.cursor - 1)), { 'aria-label': s('prev'), title: s('prev'), id: 'an-prev' }),
-      button('›', () => this.goTo(Math.min(this.moves().length, this.cursor + 1)), { 'aria-label': s('next'), title: s('next'), id: 'an-next' }),
-      button('»', () => this.goTo(this.moves().length), { 'aria-label': s('last'), title: s('last'), id: 'an-last' }),
-      button('↕', () => this.flip(), { 'aria-label': s('flip'), title: s('flip'), id: 'an-flip' }),
+      // the game page's icons, so both pages step through moves with the same buttons
+      iconButton('first', s('first'), () => this.goTo(0), { id: 'an-first' }),
+      iconButton('prev', s('prev'), () => this.goTo(Math.max(0, this.cursor - 1)), { id: 'an-prev' }),
+      iconButton('next', s('next'), () => this.goTo(Math.min(this.moves().length, this.cursor + 1)), { id: 'an-next' }),
+      iconButton('last', s('last'), () => this.goTo(this.moves().length), { id: 'an-last' }),
+      iconButton('flip', s('flip'), () => this.flip(), { id: 'an-flip' }),
     );
     this.el.append(
       h(
