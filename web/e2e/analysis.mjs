@@ -3,7 +3,7 @@
 // evaluation bar, nothing cut off), the judged blunder with its arrow,
 // clicking the graph, arrow keys, the analysis board's live engine line,
 // and axe-core. Loaded by run.mjs.
-import { assert, clickMove, drawnPieces } from './page.mjs';
+import { assert, assertSeen, clickMove, drawnPieces } from './page.mjs';
 
 /** Starts the analysis of a game over HTTP; its id. */
 async function analyse(base, body) {
@@ -87,6 +87,11 @@ export function analysisTests({ test, newPage, base, shot, axe }) {
       assert(bar && board && bar.x + bar.width <= board.x && Math.abs(bar.height - board.height) < 30, `bar beside the board (${JSON.stringify({ bar, board })})`);
       let cut = await cutOff(page);
       assert(cut.out.length === 0 && cut.scroll <= cut.width, `nothing cut off: ${JSON.stringify(cut)}`);
+      // the navigation: the game page's icons, each with its name as tooltip
+      const nav = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('.an-nav button'), (x) => ({ title: x.title, label: x.getAttribute('aria-label'), icon: x.querySelector('svg')?.getBoundingClientRect().width ?? 0 })),
+      );
+      assert(nav.length === 5 && nav.every((n) => n.title && n.title === n.label && n.icon >= 16), `icon buttons with tooltips ${JSON.stringify(nav)}`);
       // the blunder, marked and coloured
       const queen = page.locator('[data-ply="4"]');
       assert((await queen.textContent()) === 'Qh4??', `Qh4 marked ?? (${await queen.textContent()})`);
@@ -121,6 +126,13 @@ export function analysisTests({ test, newPage, base, shot, axe }) {
       await axe(page, `analysis ${name}`, { strict: true });
       await page.click('#an-back');
       await page.waitForFunction(() => !document.querySelector('.an-own'));
+      // the dark theme: the judged moves and the current one still readable (axe's contrast rule)
+      await page.click('#settings');
+      await page.selectOption('#set-scheme', 'dark');
+      await page.keyboard.press('Escape');
+      await queen.click();
+      await axe(page, `analysis ${name} dark`, { strict: true });
+      await shot(page, `analysis-${name}-dark`);
       await page.context().close();
     });
   }
@@ -141,6 +153,36 @@ export function analysisTests({ test, newPage, base, shot, axe }) {
     await axe(page, 'analysis xiangqi', { strict: true });
     await page.context().close();
   });
+
+  for (const [name, viewport] of [
+    ['desktop', { width: 1366, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ])
+    test(`analysis board (${name}): the Xiangqi moves that would lose by perpetual check are named, and one tried is marked`, async () => {
+      // twelve plies of a chariot checking: a thirteenth check would lose
+      const moves = Array.from({ length: 12 }, (_, i) => ['h9h10', 'f10f9', 'h10h9', 'f9f10'][i % 4]);
+      const id = await analyse(base, { variant: 'xiangqi', fen: '5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1', moves });
+      const page = await newPage({ viewport });
+      await page.goto(`${base}/analysis/${id}`);
+      await page.waitForSelector('#an-progress.done', { timeout: 60000 });
+      assert((await page.locator('.an-losing').count()) === 0, 'nothing would lose at the start');
+      await page.keyboard.press('End');
+      await until(page, '[data-ply="12"][aria-current="true"]', 'the last position');
+      await until(page, '.an-losing', 'the losing moves named');
+      const losing = await page.textContent('.an-losing');
+      assert(/^Would lose by perpetual check: \S+/.test(losing), `the losing check named: ${losing}`);
+      await assertSeen(page, '.an-losing', 'the losing moves line');
+      // tried on the analysis board: the player's move is marked as the game's would be (End scrolled the list into view)
+      await page.locator('.an-board').scrollIntoViewIfNeeded();
+      await clickMove(page, 'h9', 'h10');
+      await until(page, '.an-own[data-ply="13"][aria-current="true"]', "the player's move in the list");
+      const own = page.locator('.an-own[data-ply="13"]');
+      assert((await own.textContent()).includes('⚠') && /perpetual check/.test((await own.getAttribute('title')) ?? ''), `the player's losing move marked: ${await own.textContent()}`);
+      await page.waitForFunction(() => /Loses by perpetual check/.test(document.querySelector('#an-info')?.textContent ?? ''));
+      await shot(page, `analysis-${name}-xiangqi-would-lose`);
+      await axe(page, `analysis ${name} xiangqi line`, { strict: true });
+      await page.context().close();
+    });
 
   test('analysis page: an unknown id says so', async () => {
     const page = await newPage();

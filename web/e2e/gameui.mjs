@@ -158,6 +158,95 @@ export function gameUiTests({ test, newPage, base, shot, startLocal, axe, online
       await sys.context().close();
     });
 
+  test(
+    'online rematch in a timed game: both players go to the new room and nobody is told the opponent left',
+    async () => {
+      const a = await newPage();
+      await a.goto(`${base}/?game=chess`);
+      await a.selectOption('#friend-clock', '1');
+      await a.selectOption('#friend-color', 'white');
+      await a.click('#create-room');
+      await a.waitForSelector('#invite-link');
+      const b = await newPage();
+      await b.goto(await a.inputValue('#invite-link'));
+      await b.waitForSelector('#connection.conn-open');
+      await typeMove(a, 'e4');
+      await waitPlies(b, 1);
+      await typeMove(b, 'e5');
+      await waitPlies(a, 2);
+      await b.click('#resign');
+      await b.click('#dlg-yes');
+      for (const p of [a, b]) await p.waitForSelector('#result-dialog');
+      // from now on, every text either page draws that says the opponent has gone (the app navigates without a reload)
+      for (const p of [a, b])
+        await p.evaluate(() => {
+          window.e2eGone = [];
+          const look = () => {
+            const text = document.querySelector('main')?.textContent ?? '';
+            if (/disconnected|claim the win/i.test(text)) window.e2eGone.push(text.slice(0, 200));
+          };
+          new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+        });
+      const old = a.url();
+      // the winner offers from the result dialog, the loser accepts from it
+      await a.click('#rd-rematch');
+      await b.waitForSelector('#rd-rematch-accept');
+      await b.click('#rd-rematch-accept');
+      for (const p of [a, b]) await p.waitForFunction((u) => location.href !== u && /\/r\/\w+$/.test(location.pathname), old);
+      assert(a.url() === b.url(), `both players in the same new room: ${a.url()} ${b.url()}`);
+      for (const p of [a, b]) await p.waitForSelector('#connection.conn-open');
+      await a.waitForSelector('text=You play Black');
+      await b.waitForSelector('text=You play White');
+      // the tab says whose turn it is, as on lichess
+      await b.waitForFunction(() => document.title === 'Your turn · Chess · chessplayx');
+      assert((await a.title()) === 'Chess · chessplayx', `not the offerer's turn: ${await a.title()}`);
+      await typeMove(b, 'd4');
+      await waitPlies(a, 1);
+      await a.waitForFunction(() => document.title.startsWith('Your turn'));
+      assert((await b.title()) === 'Chess · chessplayx', `B waits: ${await b.title()}`);
+      await typeMove(a, 'd5');
+      await waitPlies(b, 2);
+      await a.waitForTimeout(1000);
+      for (const [name, p] of [
+        ['the offerer', a],
+        ['the one who accepted', b],
+      ]) {
+        const gone = await p.evaluate(() => window.e2eGone);
+        assert(gone.length === 0, `${name} was told the opponent left: ${JSON.stringify(gone.slice(0, 2))}`);
+        assert((await p.locator('.pbar .dot.off').count()) === 0 && (await p.locator('.pbar .dot.on').count()) === 2, `${name}: both players shown connected`);
+        const names = [await p.textContent('.pbar-top .pname'), await p.textContent('.pbar-bottom .pname')];
+        assert(names.join('|') === 'Anonymous|You', `${name}: the bars name the opponent and the player: ${names}`);
+      }
+      for (const p of [a, b]) await p.context().close();
+    },
+    { online: true },
+  );
+
+  test(
+    'online: an opponent gone is said after a short grace, and after a longer one to a page that never saw them',
+    async () => {
+      const { a, b } = await onlinePair('chess');
+      await typeMove(a, 'e4');
+      await waitPlies(b, 1);
+      // B leaves on its move: A saw B, so A is told within the short grace (2.5 s), with the claim countdown
+      await b.context().close();
+      const left = Date.now();
+      await a.waitForSelector('text=Your opponent has disconnected. You may claim the win in', { timeout: 8000 });
+      const told = Date.now() - left;
+      assert(told >= 2000, `not before the grace: ${told} ms`);
+      // A reloads: this page has not seen B, so it waits for B to arrive before saying B has gone
+      await a.reload();
+      await a.waitForSelector('#connection.conn-open');
+      const opened = Date.now();
+      await a.waitForTimeout(4000);
+      assert((await a.locator('text=Your opponent has disconnected').count()) === 0, 'not said while B may still be arriving');
+      await a.waitForSelector('text=Your opponent has disconnected', { timeout: 12000 });
+      assert(Date.now() - opened >= 8000, `said after the arrival grace (${Date.now() - opened} ms)`);
+      await a.context().close();
+    },
+    { online: true },
+  );
+
   test('premove against the computer: set while the engine thinks, played when it has answered', async () => {
     const page = await newPage();
     await page.goto(`${base}/?game=chess`);

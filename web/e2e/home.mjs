@@ -4,7 +4,7 @@
 // games as small boards (continue, delete) and the import of a PGN or FEN.
 // /api/import and /api/analysis are the real server's.
 import { DESKTOP, PHONE } from './layout.mjs';
-import { assert, box, pieceOn, sideScroll, typeMove, waitPlies } from './page.mjs';
+import { assert, assertSeen, box, drawnPieces, pieceOn, sideScroll, typeMove, waitPlies } from './page.mjs';
 
 /** Registers the tests with the runner's `test`. */
 export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
@@ -153,6 +153,60 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
       assert(JSON.stringify(body) === JSON.stringify({ variant: 'chess', fen: null, moves: ['e2e4', 'e7e5', 'g1f3'] }), `POST /api/analysis of the imported game: ${JSON.stringify(body)}`);
       await page.waitForURL(/\/analysis\/[\w-]+$/);
       await page.waitForSelector('.analysis h1');
+      await page.context().close();
+    });
+
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])
+    test(`import of a Xiangqi FEN at ${size} size: recognised without choosing the game, played on with a friend; a bad one says what is wrong`, async () => {
+      const page = await newPage({ viewport: vp });
+      await page.goto(base);
+      // eleven files on the top rank: the server's message says so
+      await page.fill('#import-text', '3k6/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1');
+      await page.click('#import-read');
+      await page.waitForSelector('#import-error');
+      const err = await assertSeen(page, '#import-error', 'the refusal');
+      assert(/rank|file|square|column/i.test(err.text) && err.text.length > 15, `the server says what is wrong: ${err.text}`);
+      const fen = '3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1';
+      await page.fill('#import-text', fen);
+      await page.click('#import-read');
+      await page.waitForSelector('#import-summary');
+      assert((await page.textContent('#import-summary')).startsWith('Xiangqi · 0 moves'), `read as Xiangqi: ${await page.textContent('#import-summary')}`);
+      await assertSeen(page, '#import-summary', 'the summary');
+      assert(!(await sideScroll(page)), 'no horizontal scroll');
+      // with a friend: an online room from that position, its invitation shown
+      await page.click('#import-friend');
+      await page.waitForSelector('#invite-link');
+      await page.waitForSelector('.board-host cg-board piece');
+      // drawn at once: not the start position's pieces sliding (or fading) into it
+      const pieces = await drawnPieces(page);
+      assert(pieces.join(' ') === 'black k-piece@d: white a-piece@e2 white k-piece@e1', `the imported position drawn: ${pieces}`);
+      await page.context().close();
+    });
+
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])
+    test(`a refused start at ${size} size is said under the button pressed, inside the screen`, async () => {
+      const page = await newPage({ viewport: vp });
+      // the chess position of issue 11 in a Horde link: White may not have a king there
+      await page.goto(`${base}/?game=horde&fen=${encodeURIComponent('8/P5k1/8/8/8/8/6K1/8 w - - 0 1')}`);
+      for (const [btn, err] of [
+        ['#start-local', '#start-error-local'],
+        ['#start-ai', '#start-error-ai'],
+      ]) {
+        await page.locator(btn).scrollIntoViewIfNeeded();
+        await page.click(btn);
+        await page.waitForSelector(`${err}:not(:empty)`);
+        const seen = await assertSeen(page, err, `the refusal under ${btn}`);
+        assert(/king/.test(seen.text), `the server's reason: ${seen.text}`);
+        const [b, e] = [await box(page, btn), await box(page, err)];
+        assert(e.y >= b.bottom - 1 && e.y - b.bottom < 60, `${size}: the message right under ${btn} ${JSON.stringify([b, e])}`);
+      }
+      await shot(page, `${size}-start-refused`);
       await page.context().close();
     });
 }

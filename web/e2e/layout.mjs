@@ -4,7 +4,7 @@
 // pairs (absent while empty), icon navigation with tooltips and the wheel,
 // material lead, sounds, the result dialog, settings, premoves. Positions,
 // sizes, colours and pixels are read from the page, not only the DOM.
-import { assert, box, clickMove, idle, pixelAt, plies, sideScroll, typeMove, waitPlies } from './page.mjs';
+import { assert, assertSeen, box, clickMove, idle, pixelAt, plies, sideScroll, typeMove, waitPlies } from './page.mjs';
 
 export const DESKTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 390, height: 844 };
@@ -126,6 +126,48 @@ export function layoutTests({ test, newPage, base, shot, axe }) {
       assert(bar.h < 40, `one line (${bar.h} px)`);
       await page.context().close();
     });
+
+  test('phone: the Xiangqi streak box appears with the first check, in words, inside the screen; the counters in a details line with a tooltip', async () => {
+    const page = await newPage({ viewport: PHONE });
+    await page.goto(`${base}/?game=xiangqi&fen=${encodeURIComponent('5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1')}`);
+    await page.click('#start-local');
+    await page.waitForSelector('#typed-move');
+    assert((await page.locator('.streaks').count()) === 0, 'no streak box before a check');
+    const counters = await assertSeen(page, '.xq-counters', 'the counters line');
+    assert((await page.getAttribute('.xq-counters', 'title')) === counters.text, 'the counters as a tooltip too');
+    for (const m of ['h9h10', 'f10f9', 'h10h9']) await typeMove(page, m);
+    const s = await assertSeen(page, '.streaks p', 'the streak line');
+    assert(s.text === 'Red has checked 2 times in a row: a 7th check loses.', `in plain words: ${s.text}`);
+    assert(!(await sideScroll(page)), 'no horizontal scroll');
+    await shot(page, 'phone-xiangqi-streak');
+    await page.context().close();
+  });
+
+  test('desktop: after twenty moves the bottom bar and clock still stand right under the board, the move list scrolls', async () => {
+    const page = await newPage({ viewport: DESKTOP });
+    await page.goto(`${base}/?game=chess`);
+    await page.selectOption('#local-clock', '2');
+    await page.click('#start-local');
+    await page.waitForSelector('#typed-move');
+    for (const m of ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nc3', 'Nc6', 'Nb1', 'Nb8', 'e3', 'e6', 'd3', 'd6', 'a3', 'a6', 'h3', 'h6', 'b3', 'b6', 'g3', 'g6']) await typeMove(page, m);
+    await page.evaluate(() => scrollTo(0, 0));
+    const b = await laidOut(page, ['.pbar-top .pinfo', '.board-host cg-board', '.pbar-bottom .pinfo', '.clock-white', '.clock-black', '.panel'], 'desktop, twenty moves');
+    const board = b['.board-host cg-board'];
+    // the file labels (18 px) lie between the board and the bar
+    assert(b['.pbar-bottom .pinfo'].y - board.bottom < 30, `the bottom bar right under the board ${JSON.stringify([board, b['.pbar-bottom .pinfo']])}`);
+    assert(b['.clock-white'].y - board.bottom < 30, `White's clock beside the board's bottom ${JSON.stringify(b['.clock-white'])}`);
+    assert(b['.panel'].bottom <= b['.clock-white'].y + 1, 'the panel ends above the bottom clock');
+    // the list keeps the last move in sight by scrolling itself
+    const list = await page.evaluate(() => {
+      const el = document.querySelector('.move-list');
+      const cur = el.querySelector('.current').getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return { scrolls: el.scrollHeight > el.clientHeight, seen: cur.top >= r.top - 1 && cur.bottom <= r.bottom + 1 };
+    });
+    assert(list.scrolls && list.seen, `the list scrolls, the current move in sight ${JSON.stringify(list)}`);
+    await shot(page, 'desktop-long-game');
+    await page.context().close();
+  });
 
   test('desktop: the board is resized by dragging its corner, and the size is remembered', async () => {
     const page = await newPage({ viewport: DESKTOP });

@@ -230,3 +230,43 @@ export const sideScroll = (page) => page.evaluate(() => document.documentElement
 
 /** Sound marks the page left (`performance.mark('cpx-sound:…')`), in order. */
 export const sounds = (page) => page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('cpx-sound:')).map((m) => m.name.slice(10)));
+
+/**
+ * How an element is drawn, from its own screenshot decoded on the page's
+ * canvas: the share of dark pixels (sum of r, g, b under 240: outlines and
+ * black pieces), of light ones (each channel over 200) and a coarse 8×8
+ * signature of the picture (mean brightness per cell) to tell pictures
+ * apart. A blank box is all light and no dark.
+ */
+export async function inkOf(page, locator) {
+  // a clip of the page, not locator.screenshot(): that one waits for the element to be "stable", and once
+  // in a dozen runs it timed out with the picker plainly drawn (the failure's own screenshot showed it)
+  const r = await locator.boundingBox();
+  const png = (await page.screenshot({ clip: { x: r.x, y: r.y, width: r.width, height: r.height } })).toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, c.width, c.height).data;
+    let dark = 0;
+    let light = 0;
+    const cells = Array.from({ length: 64 }, () => 0);
+    const counts = Array.from({ length: 64 }, () => 0);
+    for (let i = 0; i < px.length; i += 4) {
+      const sum = px[i] + px[i + 1] + px[i + 2];
+      if (sum < 240) dark++;
+      if (px[i] > 200 && px[i + 1] > 200 && px[i + 2] > 200) light++;
+      const p = i / 4;
+      const cell = Math.min(7, Math.floor(((p % c.width) * 8) / c.width)) + 8 * Math.min(7, Math.floor((Math.floor(p / c.width) * 8) / c.height));
+      cells[cell] += sum / 3;
+      counts[cell]++;
+    }
+    const n = px.length / 4;
+    return { dark: dark / n, light: light / n, signature: cells.map((s, i) => Math.round(s / Math.max(1, counts[i]) / 32)).join(''), w: c.width, h: c.height };
+  }, png);
+}

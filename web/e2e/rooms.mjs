@@ -127,6 +127,35 @@ export function roomTests({ test, newPage, base, shot, startLocal }) {
     await page.context().close();
   });
 
+  test('stepping back draws the check of the position shown (8×8 and Xiangqi), and after a reload', async () => {
+    const page = await newPage();
+    const checked = () => page.evaluate(() => Array.from(document.querySelectorAll('.board-host cg-board square.check'), (sq) => sq.cgKey ?? 'x').length);
+    const stepTo = async (n) => {
+      await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+      await page.keyboard.press('End');
+      for (let i = await page.locator('ol.moves li').count(); i > n; i--) await page.keyboard.press('ArrowLeft');
+      await page.waitForFunction((k) => (k === 0 ? !document.querySelector('ol.moves .current') : document.querySelectorAll('ol.moves li')[k - 1]?.querySelector('.current')), n);
+      await page.waitForTimeout(100);
+    };
+    await startLocal(page, 'chess');
+    for (const m of ['e4', 'f5', 'Qh5+', 'g6', 'Nc3']) await typeMove(page, m);
+    await stepTo(3);
+    assert((await checked()) === 1, 'after 2.Qh5+ the black king is drawn in check');
+    await stepTo(2);
+    assert((await checked()) === 0, 'no check after 1...f5');
+    await page.reload();
+    await waitPlies(page, 5);
+    await stepTo(3);
+    assert((await checked()) === 1, 'still drawn after a reload (from the move\'s +)');
+    await startLocal(page, 'xiangqi', '5k3/7R1/5a3/9/9/9/9/9/9/4K4 w - - 0 1');
+    for (const m of ['h9h10', 'f10f9', 'h10h9']) await typeMove(page, m);
+    await stepTo(1);
+    assert((await checked()) === 1, 'the Xiangqi general drawn in check after the first chariot check');
+    await stepTo(2);
+    assert((await checked()) === 0, 'not after the general stepped away');
+    await page.context().close();
+  });
+
   test('an unknown room link says there is no such game and stops asking', async () => {
     const page = await newPage();
     let asks = 0;

@@ -33,6 +33,7 @@ import {
 import { gameUiTests } from './gameui.mjs';
 import { homeTests } from './home.mjs';
 import { layoutTests } from './layout.mjs';
+import { promotionTests } from './promotion.mjs';
 import { roomTests } from './rooms.mjs';
 import { tourTests } from './tour.mjs';
 
@@ -456,11 +457,13 @@ test('xiangqi perpetual check warning', async () => {
   for (const m of moves) await typeMove(page, m);
   // one chariot checking: the server's limit is 6 checks in a row, the 7th loses
   const streak = await page.textContent('.streaks');
-  assert(/Red has checked 6 times in a row: check number 7 would lose\./.test(streak), `check streak in words: ${streak}`);
+  assert(/Red has checked 6 times in a row: a 7th check loses\./.test(streak), `check streak in words: ${streak}`);
   await assertSeen(page, '.streaks p', 'the streak line');
   await page.fill('#typed-move', 'h9h10');
   await page.press('#typed-move', 'Enter');
   await page.waitForSelector('dialog.confirm[open]');
+  const warning = await page.textContent('dialog.confirm p');
+  assert(/perpetual check \(check number 7 in a row, 6 allowed\)/.test(warning), `the warning says why in words: ${warning}`);
   await shot(page, 'xiangqi-warning');
   await page.click('#dlg-no');
   assert((await plies(page)) === 12, 'cancelled move not played');
@@ -709,6 +712,7 @@ test('same device with a clock: runs after both sides moved, survives a reload',
 });
 
 roomTests({ test, newPage, base, shot, startLocal });
+promotionTests({ test, newPage, base, shot, axe });
 layoutTests({ test, newPage, base, shot, startLocal, axe });
 gameUiTests({ test, newPage, base, shot, startLocal, axe, onlinePair });
 homeTests({ test, newPage, base, shot, startLocal, axe });

@@ -95,4 +95,30 @@ export function tourTests({ test, newPage, base, shot, startLocal, axe }) {
     }
     await page.context().close();
   });
+
+  test('rules pages in Vietnamese, Polish and Portuguese: axe with no violation, the review date once, every source a link', async () => {
+    const label = { vi: 'Luật được xem lại lần cuối', pl: 'Zasady ostatnio sprawdzono', pt: 'Regras revisadas pela última vez' };
+    for (const [l, said] of Object.entries(label)) {
+      const page = await newPage({ viewport: DESKTOP });
+      await page.addInitScript((lang) => localStorage.setItem('cpx.lang', lang), l);
+      for (const g of ['chess', 'horde', 'atomic', 'xiangqi']) {
+        await page.goto(`${base}/rules/${g}`);
+        await page.waitForSelector('figure.diagram piece');
+        assert((await page.evaluate(() => document.documentElement.lang)) === l, `${l} ${g}: the page is in ${l}`);
+        assert(!(await sideScroll(page)), `${l} ${g}: no horizontal scroll`);
+        await axe(page, `rules ${l} ${g}`, { strict: true });
+        const text = await page.textContent('article.rules');
+        assert(text.split(said).length === 2 && !/\d{4}-\d{2}-\d{2}/.test(text), `${l} ${g}: the review date once, in words`);
+        const sources = await page.evaluate(() => {
+          const hs = Array.from(document.querySelectorAll('article.rules h2'));
+          const ul = hs.at(-1)?.nextElementSibling;
+          return ul?.tagName === 'UL' ? Array.from(ul.querySelectorAll('li'), (li) => li.querySelectorAll('a[href^="https://"]').length) : [];
+        });
+        assert(sources.length > 0 && sources.every((n) => n > 0), `${l} ${g}: every source is a link ${JSON.stringify(sources)}`);
+        assert((await page.locator('article.rules th:empty').count()) === 0, `${l} ${g}: no empty table header`);
+      }
+      await shot(page, `rules-${l}-xiangqi`);
+      await page.context().close();
+    }
+  });
 }

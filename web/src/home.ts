@@ -130,7 +130,7 @@ interface Modes {
   startFrom: (mode: 'local' | 'ai' | 'friend', variant: VariantName, fen: string | null) => Promise<void>;
 }
 
-function modeCards(variant: () => VariantName, startFen: string | null, startErr: HTMLElement): Modes {
+function modeCards(variant: () => VariantName, startFen: string | null): Modes {
   const localClock = clockSelect('local-clock');
   const level = h('select', { id: 'ai-level' });
   for (let i = 1; i <= 8; i++) level.append(h('option', { value: String(i) }, t('home.level', { level: i })));
@@ -148,6 +148,9 @@ function modeCards(variant: () => VariantName, startFen: string | null, startErr
     shownIn.textContent = '';
     startFrom(mode, variant(), fen).catch((e: unknown) => (shownIn.textContent = errorText(e)));
   };
+  // a refusal (a bad `fen` in the link, the server unreachable) is said under the button pressed, where the player looks
+  const localErr = h('p', { class: 'error', role: 'alert', id: 'start-error-local' });
+  const aiErr = h('p', { class: 'error', role: 'alert', id: 'start-error-ai' });
   const local = h(
     'section',
     { class: 'mode', 'aria-labelledby': 'm-local' },
@@ -155,7 +158,8 @@ function modeCards(variant: () => VariantName, startFen: string | null, startErr
     h('p', {}, t('home.local.help')),
     h('label', { for: 'local-clock' }, t('home.clock')),
     localClock,
-    button(t('home.start'), () => start('local', startErr, startFen), { id: 'start-local', class: 'primary' }),
+    button(t('home.start'), () => start('local', localErr, startFen), { id: 'start-local', class: 'primary' }),
+    localErr,
   );
   const ai = h(
     'section',
@@ -168,7 +172,9 @@ function modeCards(variant: () => VariantName, startFen: string | null, startErr
     aiColor,
     h('label', { for: 'ai-clock' }, t('home.clock')),
     aiClock,
-    button(t('home.start'), () => start('ai', startErr, startFen), { id: 'start-ai', class: 'primary' }),
+    // not a second "Start": each way to play has a button of its own name (the same-device one is "Start")
+    button(t('home.playAi'), () => start('ai', aiErr, startFen), { id: 'start-ai', class: 'primary' }),
+    aiErr,
   );
   const err = h('p', { class: 'error', role: 'alert' });
   const friend = h(
@@ -199,14 +205,13 @@ export function home(): Page {
     variant = v;
     rememberGame(v);
   });
-  const startErr = h('p', { class: 'error', role: 'alert', id: 'start-error' });
-  const modes = modeCards(() => variant, startFen, startErr);
+  const modes = modeCards(() => variant, startFen);
   const lobby = lobbyTable();
   // an imported game: played on from its last position with the choices of the mode cards
   const imported = importBox({
-    play: (mode, v, fen) => {
-      startErr.textContent = '';
-      modes.startFrom(mode, v, fen).catch((e: unknown) => (startErr.textContent = errorText(e)));
+    play: (mode, v, fen, shownIn) => {
+      shownIn.textContent = '';
+      modes.startFrom(mode, v, fen).catch((e: unknown) => (shownIn.textContent = errorText(e)));
     },
   });
   const el = h(
@@ -216,7 +221,6 @@ export function home(): Page {
     startFen ? h('p', { class: 'notice', role: 'status', id: 'custom-fen' }, t('home.customFen', { fen: startFen })) : null,
     pick,
     modes.el,
-    startErr,
     h('div', { class: 'home-lower' }, lobby.el, imported),
     savedGames(previews),
   );

@@ -11,7 +11,7 @@ import { t, type Key } from './i18n';
 import type { Color, Lobby } from './protocol';
 import { Socket } from './socket';
 import { fullMoves, gameStore } from './store';
-import { VARIANTS, VARIANT_INFO, isVariant, type VariantName } from './variants';
+import { VARIANTS, VARIANT_INFO, guessFenVariant, isVariant, type VariantName } from './variants';
 
 /** The variant's translated name. */
 export const variantName = (v: VariantName): string => t(`variant.${v}` as Key);
@@ -22,7 +22,7 @@ export class Previews {
   /** A small static board of `fen` (the start position when null). */
   board(v: VariantName, fen: string | null, label: string, orientation: Color = 'white'): HTMLElement {
     const host = h('div', { class: 'preview' });
-    const b = new Board(host, { variant: VARIANT_INFO[v], orientation, viewOnly: true, label });
+    const b = new Board(host, { variant: VARIANT_INFO[v], fen: fen ?? undefined, orientation, viewOnly: true, label });
     b.set({ fen: fen ?? VARIANT_INFO[v].startFen, turn: 'white', check: false, lastMove: null, moves: [], movable: null });
     host.classList.add('board-preview');
     this.boards.push(b);
@@ -120,7 +120,8 @@ export function savedGames(previews: Previews): HTMLElement {
 
 /** What to do with an imported game: play on from its last position, or analyse it. */
 export interface ImportActions {
-  play: (mode: 'local' | 'ai' | 'friend', variant: VariantName, fen: string) => void;
+  /** Plays on from `fen`; a refusal is written into `shownIn`, under the buttons. */
+  play: (mode: 'local' | 'ai' | 'friend', variant: VariantName, fen: string, shownIn: HTMLElement) => void;
 }
 
 /** The import box: paste a PGN or a FEN, the server reads it, then play from there or analyse. */
@@ -132,18 +133,19 @@ export function importBox(actions: ImportActions): HTMLElement {
     out.replaceChildren();
     const v = variant.value;
     api
-      .importGame(text.value, isVariant(v) ? v : null)
+      .importGame(text.value, isVariant(v) ? v : guessFenVariant(text.value))
       .then((g) => {
         const fen = g.status.fen;
         const moves = g.moves.length;
         const head = [g.headers.White, g.headers.Black].filter(Boolean).join(' – ');
         const summary = h('p', { id: 'import-summary' }, `${variantName(g.variant)} · ${t('saved.moves', { count: fullMoves(moves) })}${head ? ` · ${head}` : ''}`);
         const btns = h('div', { class: 'row' });
+        const refused = h('p', { class: 'error', role: 'alert', id: 'import-play-error' });
         if (!g.status.outcome)
           btns.append(
-            button(t('import.playAi'), () => actions.play('ai', g.variant, fen), { id: 'import-ai', class: 'primary' }),
-            button(t('import.playFriend'), () => actions.play('friend', g.variant, fen), { id: 'import-friend' }),
-            button(t('import.playLocal'), () => actions.play('local', g.variant, fen), { id: 'import-local' }),
+            button(t('import.playAi'), () => actions.play('ai', g.variant, fen, refused), { id: 'import-ai', class: 'primary' }),
+            button(t('import.playFriend'), () => actions.play('friend', g.variant, fen, refused), { id: 'import-friend' }),
+            button(t('import.playLocal'), () => actions.play('local', g.variant, fen, refused), { id: 'import-local' }),
           );
         btns.append(
           button(t('act.analyse'), () => {
@@ -153,7 +155,7 @@ export function importBox(actions: ImportActions): HTMLElement {
               .catch((e: unknown) => out.append(h('p', { class: 'error', role: 'alert' }, errorText(e))));
           }, { id: 'import-analyse' }),
         );
-        out.replaceChildren(summary, btns);
+        out.replaceChildren(summary, btns, refused);
       })
       .catch((e: unknown) => out.replaceChildren(h('p', { class: 'error', role: 'alert', id: 'import-error' }, errorText(e))));
   }, { id: 'import-read', class: 'primary' });

@@ -19,6 +19,21 @@ import { continueUrl, gameStore, seats, tokensFromHash, type SavedGame } from '.
 import { variantName } from './home';
 import { VARIANT_INFO } from './variants';
 
+/**
+ * How long the opponent must have been away, as this page saw it, before
+ * the page says so: a rematch opens the new room on both pages at about
+ * the same time, and the first one there would otherwise tell its player
+ * that the other one "has disconnected" (with the claim countdown) for the
+ * moment the other page takes to connect.
+ */
+const GONE_GRACE_MS = 2500;
+/**
+ * The same for an opponent this page has not yet seen connected (a new
+ * room, a rematch, this page reloaded): on a loaded machine the other page
+ * may take longer than the grace above to arrive, and it has not left.
+ */
+const ARRIVAL_GRACE_MS = 10000;
+
 /** A room, whoever holds which seat in it. */
 class RoomRound extends RoundView {
   private room: RoomState | null = null;
@@ -27,6 +42,11 @@ class RoomRound extends RoundView {
   private pending: { uci: string; ply: number } | null = null;
   private presenceAt = 0;
   private lastSecond = -1;
+  /** Since when (page clock) the opponent of a one-seat player has been seen without a connection, or null. */
+  private oppGoneSince: number | null = null;
+  private oppGoneShown = false;
+  /** The opponent has been seen connected by this page. */
+  private oppSeen = false;
   /** The room does not exist (unknown or expired link). */
   private missing = false;
   /** The seat tokens this page holds. */
@@ -117,6 +137,8 @@ class RoomRound extends RoundView {
       this.fenCache.clear();
       this.fenCache.set(0, m.d.start_fen);
       this.fenCache.set(m.d.history.length, m.d.status.fen);
+      this.checkCache.clear();
+      this.checkCache.set(m.d.history.length, m.d.status.check);
     } else if (isEvent(m)) {
       if (!this.room) return;
       const r = applyEvent(this.room, m, now);
@@ -147,21 +169,39 @@ class RoomRound extends RoundView {
       this.notice = t(`wsError.${m.d.code}` as Key) || m.d.message;
       if (m.d.code === 'illegal_move' || m.d.code === 'not_your_turn') this.pending = null;
     }
+    this.watchOpponent(now);
     this.save();
     this.render();
+  }
+
+  /** Notes when the opponent's connection went (or came back), for the grace before saying so. */
+  private watchOpponent(now: number): void {
+    const r = this.room;
+    const away = !!r?.you && !this.sameDevice() && r.ai_level === null && r.players[opposite(r.you)].seated && !r.presence[opposite(r.you)].connected;
+    if (r?.you && r.presence[opposite(r.you)].connected) this.oppSeen = true;
+    if (!away) this.oppGoneSince = null;
+    else this.oppGoneSince ??= now;
+  }
+
+  /** The opponent has been away longer than the grace. */
+  private oppGone(): boolean {
+    return this.oppGoneSince !== null && performance.now() - this.oppGoneSince >= (this.oppSeen ? GONE_GRACE_MS : ARRIVAL_GRACE_MS);
   }
 
   /** FENs seen live, by ply, so stepping back draws them without asking. */
   private rememberFen(m: Extract<ServerMsg, { v: number }>): void {
     const drop = (after: number): void => {
       for (const k of this.fenCache.keys()) if (k > after) this.fenCache.delete(k);
+      for (const k of this.checkCache.keys()) if (k > after) this.checkCache.delete(k);
     };
     if (m.t === 'move') {
       drop(m.d.ply);
       this.fenCache.set(m.d.ply + 1, m.d.status.fen);
+      this.checkCache.set(m.d.ply + 1, m.d.status.check);
     } else if (m.t === 'takeback') {
       drop(m.d.ply);
       this.fenCache.set(m.d.ply, m.d.status.fen);
+      this.checkCache.set(m.d.ply, m.d.status.check);
     }
   }
 
@@ -212,8 +252,10 @@ class RoomRound extends RoundView {
     if (r?.you && !this.sameDevice()) {
       const left = this.claimIn(opposite(r.you));
       const sec = left === null ? -1 : Math.ceil(left / 1000);
-      if (sec !== this.lastSecond) {
+      const gone = this.oppGone();
+      if (sec !== this.lastSecond || gone !== this.oppGoneShown) {
         this.lastSecond = sec;
+        this.oppGoneShown = gone;
         this.render();
       }
     }
@@ -242,6 +284,16 @@ class RoomRound extends RoundView {
     }
     if (this.room) this.thinking = this.aiToMove(this.room);
     super.render();
+    this.title();
+  }
+
+  /** The tab says "Your turn" while a one-seat player (online or against the computer) is to move, as on lichess. */
+  private title(): void {
+    const r = this.room;
+    if (!r || this.closed) return;
+    const mine = !!r.you && !this.sameDevice() && r.state === 'playing' && !(r.outcome ?? r.status.outcome) && r.status.turn === r.you;
+    const text = `${mine ? `${t('round.yourTurn')} · ` : ''}${variantName(r.variant)} · chessplayx`;
+    if (document.title !== text) document.title = text;
   }
 
   protected shown(): Shown | null {
@@ -303,7 +355,7 @@ class RoomRound extends RoundView {
       const opp = opposite(r.you);
       const p = r.presence[opp];
       const left = this.claimIn(opp);
-      if (r.state === 'playing' && !p.connected)
+      if (r.state === 'playing' && !p.connected && this.oppGone())
         out.push(h('p', { class: 'notice' }, left !== null && left > 0 ? t('room.oppGoneCountdown', { seconds: Math.ceil(left / 1000) }) : t('room.oppGone')));
     }
     return out;

@@ -80,6 +80,8 @@ export abstract class RoundView {
   protected board: Board | null = null;
   protected viewPly: number | null = null;
   protected fenCache = new Map<number, string>();
+  /** Whether the side to move was in check, by ply, as the server said (live moves, position replies). */
+  protected checkCache = new Map<number, boolean>();
   protected lastExplosion: string[] = [];
   protected notice = '';
   protected thinking = false;
@@ -166,6 +168,7 @@ export abstract class RoundView {
     if (!this.board)
       this.board = new Board(this.boardHost, {
         variant: s.variant,
+        fen: s.status?.fen,
         orientation: s.orientation,
         onMove: (uci) => {
           if (uci) void this.tryPlay(uci);
@@ -211,6 +214,7 @@ export abstract class RoundView {
         .position(s.variant.name, s.startFen, s.history.slice(0, p).map((m) => m.uci))
         .then((r) => {
           this.fenCache.set(p, r.status.fen);
+          this.checkCache.set(p, r.status.check);
           this.render();
         })
         .catch(() => undefined);
@@ -238,7 +242,7 @@ export abstract class RoundView {
       board.set({
         fen,
         turn: live ? s.status.turn : fenTurn(fen),
-        check: live ? s.status.check : false,
+        check: live ? s.status.check : this.checkAt(s, ply),
         lastMove: lm ? splitUci(lm.uci) : null,
         moves: live ? s.moves : [],
         movable: canMove,
@@ -259,6 +263,17 @@ export abstract class RoundView {
     this.renderBars(s, fen ?? s.status.fen);
     this.renderPanel(s, ply);
     this.renderResult(s);
+  }
+
+  /**
+   * Whether the side to move was in check at an earlier position: as the
+   * server said when it was seen, else from the move's SAN (`+`, `#`) on
+   * an 8×8 board (WXF has no check mark).
+   */
+  private checkAt(s: Shown, ply: number): boolean {
+    const known = this.checkCache.get(ply);
+    if (known !== undefined) return known;
+    return s.variant.notation === 'san' && ply > 0 && /[+#]$/.test(s.history[ply - 1]?.san ?? '');
   }
 
   /** A move arrived live: its explosion (Atomic) and its sound. */

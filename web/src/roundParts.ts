@@ -4,7 +4,7 @@
  * Xiangqi streak line and the result dialog. round.ts puts them together.
  */
 import { button, h } from './dom';
-import { t, type Key } from './i18n';
+import { lang, losingOrdinal, t, type Key } from './i18n';
 import { materialDiff } from './material';
 import { moveNumbering } from './moves';
 import { formatClock, type Color, type GameStatus, type Outcome } from './protocol';
@@ -113,7 +113,7 @@ export function iconButton(icon: keyof typeof ICONS, label: string, onClick: () 
 
 /**
  * The Xiangqi repetition line, only while a streak exists, in words:
- * "Red has checked 4 times in a row: a 6th check loses". `limit` is the
+ * "Red has checked 4 times in a row: a 7th check loses". `limit` is the
  * server's threshold: the streak loses once it goes past it.
  */
 export function streakBox(v: VariantInfo, s: GameStatus): HTMLElement | null {
@@ -122,8 +122,8 @@ export function streakBox(v: VariantInfo, s: GameStatus): HTMLElement | null {
     const st = s.streaks?.[c];
     if (!st) continue;
     const side = sideName(v, c);
-    if (st.check.len > 0) lines.push(t('xq.checkedInRow', { side, count: st.check.len, next: st.check.limit + 1 }));
-    for (const ch of st.chases) if (ch.len > 0) lines.push(t('xq.chasedInRow', { side, count: ch.len, target: ch.target, next: ch.limit + 1 }));
+    if (st.check.len > 0) lines.push(t('xq.checkedInRow', { side, count: st.check.len, next: losingOrdinal(lang(), st.check.limit + 1) }));
+    for (const ch of st.chases) if (ch.len > 0) lines.push(t('xq.chasedInRow', { side, count: ch.len, target: ch.target, next: losingOrdinal(lang(), ch.limit + 1) }));
   }
   const counters = s.counters ? t('xq.counters', { total: s.counters.total_plies, progress: s.counters.progress_plies, effective: s.counters.effective_plies }) : '';
   if (!lines.length) return counters ? h('p', { class: 'xq-counters muted', title: counters }, counters) : null;

@@ -91,7 +91,7 @@ function mountDiagrams(root: HTMLElement): () => void {
     const host = h('div', { class: 'mini' });
     const caption = h('figcaption', {}, moves.length ? t('rules.diagramMoves', { moves: moves.join(' ') }) : '');
     fig.append(host, caption);
-    const board = new Board(host, { variant: v, orientation: 'white', viewOnly: true, label: t('rules.diagram', { game: t(`variant.${variant}` as Key) }) });
+    const board = new Board(host, { variant: v, fen, orientation: 'white', viewOnly: true, label: t('rules.diagram', { game: t(`variant.${variant}` as Key) }) });
     boards.push(board);
     board.set({ fen, turn: 'white', check: false, lastMove: null, moves: [], movable: null });
     if (moves.length)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnalysis } from '../src/analysis/api';
+import { parseAnalysis, violationOf } from '../src/analysis/api';
 import { evalText, winChances } from '../src/analysis/graph';
 
 describe('analysis evaluations', () => {
@@ -40,5 +40,22 @@ describe('analysis evaluations', () => {
     expect(a.positions[1]?.eval).toBeNull();
     expect(() => parseAnalysis({ ...reply, variant: 'shogi' })).toThrow();
     expect(() => parseAnalysis({ ...reply, positions: [] })).toThrow();
+  });
+
+  it('names the perpetual rule a Xiangqi move would lose by, and only a losing move', () => {
+    const w = (uci: string, loses: boolean, reason: string | null) => ({
+      uci,
+      loses,
+      forbidden: false,
+      outcome: reason ? { winner: 'black' as const, reason: reason as 'perpetual_check' } : null,
+      check: null,
+      chases: [],
+    });
+    const warnings = [w('h9h10', true, 'perpetual_check'), w('b1c3', true, 'perpetual_chase'), w('a1a2', true, 'perpetual_check_vs_chase'), w('e1e2', false, 'mutual_perpetual_check')];
+    expect(violationOf(warnings, 'h9h10')).toBe('perpetual_check');
+    expect(violationOf(warnings, 'b1c3')).toBe('perpetual_chase');
+    expect(violationOf(warnings, 'a1a2')).toBe('perpetual_check');
+    expect(violationOf(warnings, 'e1e2')).toBeNull();
+    expect(violationOf(warnings, 'h9h8')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG, LANGS, pickLang, pluralLocale, translate, type Key } from '../src/i18n';
+import { CATALOG, LANGS, losingOrdinal, pickLang, pluralLocale, translate, type Key } from '../src/i18n';
 import { en } from '../src/i18n/en';
 import { END_REASONS, ERROR_CODES } from '../src/protocol';
 
@@ -70,5 +70,13 @@ describe('translations', () => {
     expect(pickLang(['pt-BR', 'en'])).toBe('pt');
     expect(pickLang(['de-DE', 'pl'])).toBe('pl');
     expect(pickLang(['fr'])).toBe('en');
+  });
+});
+
+describe('the Xiangqi streak line', () => {
+  it('says which check loses as the issue words it, with the right ordinal and article', () => {
+    expect(translate('en', 'xq.checkedInRow', { side: 'Red', count: 4, next: losingOrdinal('en', 6) })).toBe('Red has checked 4 times in a row: a 6th check loses.');
+    expect(['a 1st', 'a 2nd', 'a 3rd', 'an 8th', 'an 11th', 'a 12th', 'an 18th', 'a 21st', 'a 22nd'].join()).toBe([1, 2, 3, 8, 11, 12, 18, 21, 22].map((n) => losingOrdinal('en', n)).join());
+    expect(translate('pl', 'xq.checkedInRow', { side: 'Czerwone', count: 2, next: losingOrdinal('pl', 7) })).toBe('Czerwone szachuje 2 razy z rzędu: szach numer 7 przegra.');
   });
 });

@@ -6,7 +6,7 @@
  * a half-drawn page.
  */
 import { ApiError, call } from '../api';
-import type { Color } from '../protocol';
+import type { Color, Warning } from '../protocol';
 import { isVariant, type VariantName } from '../variants';
 
 /** An evaluation from White's (Red's) side; `winner` is set in a finished position. */
@@ -25,6 +25,20 @@ export interface PositionEval {
 /** How bad a move was. */
 export type Judgement = 'inaccuracy' | 'mistake' | 'blunder';
 
+/** The Xiangqi perpetual rule a move loses by. */
+export type Violation = 'perpetual_check' | 'perpetual_chase';
+
+/**
+ * The perpetual rule a Xiangqi move would break, from the server's warnings
+ * for the position before it (only moves that lose: a mutual perpetual is a
+ * draw, and a forbidden move cannot be played at all).
+ */
+export function violationOf(warnings: readonly Warning[], uci: string): Violation | null {
+  const w = warnings.find((x) => x.uci === uci && x.loses);
+  if (!w) return null;
+  return w.outcome?.reason === 'perpetual_chase' ? 'perpetual_chase' : 'perpetual_check';
+}
+
 /** One analysed move (move `ply`, leading to position `ply`). */
 export interface AnalysedMove {
   ply: number;
@@ -34,7 +48,7 @@ export interface AnalysedMove {
   judgement: Judgement | null;
   better: string | null;
   better_san: string | null;
-  violation: 'perpetual_check' | 'perpetual_chase' | null;
+  violation: Violation | null;
 }
 
 /** `GET /api/analysis/{id}`. */

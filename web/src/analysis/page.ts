@@ -11,9 +11,10 @@ import * as api from '../api';
 import { Board } from '../board/ground';
 import { button, h } from '../dom';
 import type { Page } from '../main';
+import { iconButton } from '../roundParts';
 import type { Color, PositionReply } from '../protocol';
 import { VARIANT_INFO } from '../variants';
-import { evaluate, getAnalysis, type Analysis, type PositionEval } from './api';
+import { evaluate, getAnalysis, violationOf, type Analysis, type PositionEval, type Violation } from './api';
 import { EvalBar, EvalGraph, evalText, winChances } from './graph';
 import { s } from './strings';
 import './analysis.css';
@@ -44,7 +45,9 @@ class AnalysisView {
   private readonly info = h('div', { class: 'an-info', id: 'an-info', 'aria-live': 'polite' });
   private readonly lineBox = h('div', { class: 'an-line', id: 'an-line' });
   /** The player's own line (every move from the start) while exploring, else null. */
-  private line: { moves: string[]; sans: string[]; from: number } | null = null;
+  private line: { moves: string[]; sans: string[]; violations: (Violation | null)[]; from: number } | null = null;
+  /** The moves that would lose by the perpetual rules in the position shown (Xiangqi), as `[san, rule]`. */
+  private losing: [string, Violation][] = [];
   /** Moves shown: a prefix of the game or of the player's line. */
   private cursor = 0;
   private orientation: Color = 'white';
@@ -103,11 +106,12 @@ class AnalysisView {
     const nav = h(
       'div',
       { class: 'an-nav row' },
-      button('«', () => this.goTo(0), { 'aria-label': s('first'), title: s('first'), id: 'an-first' }),
-      button('‹', () => this.goTo(Math.max(0, this.cursor - 1)), { 'aria-label': s('prev'), title: s('prev'), id: 'an-prev' }),
-      button('›', () => this.goTo(Math.min(this.moves().length, this.cursor + 1)), { 'aria-label': s('next'), title: s('next'), id: 'an-next' }),
-      button('»', () => this.goTo(this.moves().length), { 'aria-label': s('last'), title: s('last'), id: 'an-last' }),
-      button('↕', () => this.flip(), { 'aria-label': s('flip'), title: s('flip'), id: 'an-flip' }),
+      // the game page's icons, so both pages step through moves with the same buttons
+      iconButton('first', s('first'), () => this.goTo(0), { id: 'an-first' }),
+      iconButton('prev', s('prev'), () => this.goTo(Math.max(0, this.cursor - 1)), { id: 'an-prev' }),
+      iconButton('next', s('next'), () => this.goTo(Math.min(this.moves().length, this.cursor + 1)), { id: 'an-next' }),
+      iconButton('last', s('last'), () => this.goTo(this.moves().length), { id: 'an-last' }),
+      iconButton('flip', s('flip'), () => this.flip(), { id: 'an-flip' }),
     );
     this.el.append(
       h(
@@ -143,15 +147,21 @@ class AnalysisView {
 
   /** Goes to a position of the game, leaving the player's line. */
   private leaveLine(ply: number): void {
+    const left = this.line !== null;
     this.line = null;
     this.live = null;
-    this.goTo(ply);
+    // the same ply number in the game may be another position than the line's
+    if (left && ply === this.cursor) {
+      this.render();
+      void this.showPosition();
+    } else this.goTo(ply);
   }
 
   private goTo(ply: number): void {
     if (ply === this.cursor) return;
     this.cursor = ply;
     this.live = null;
+    this.losing = [];
     this.render();
     void this.showPosition();
   }
@@ -182,6 +192,12 @@ class AnalysisView {
     }
     if (want !== this.shown || this.destroyed) return;
     const st = reply.status;
+    this.losing = st.outcome
+      ? []
+      : reply.moves.flatMap((m): [string, Violation][] => {
+          const v = violationOf(reply.warnings, m.uci);
+          return v ? [[m.san, v]] : [];
+        });
     this.board?.set({
       fen: st.fen,
       turn: st.turn,
@@ -210,9 +226,13 @@ class AnalysisView {
       return;
     }
     const from = this.line?.from ?? this.cursor;
-    this.line = { moves: [...moves.slice(0, this.cursor), uci], sans: [...this.sans().slice(0, this.cursor), san], from: Math.min(from, this.cursor) };
+    // a move of the player's own that loses by the perpetual rules is marked as the game's are
+    const old = this.line?.violations ?? [];
+    const violations = [...Array.from({ length: this.cursor }, (_, i) => old[i] ?? null), violationOf(before?.warnings ?? [], uci)];
+    this.line = { moves: [...moves.slice(0, this.cursor), uci], sans: [...this.sans().slice(0, this.cursor), san], violations, from: Math.min(from, this.cursor) };
     this.cursor += 1;
     this.live = 'thinking';
+    this.losing = [];
     this.render();
     void this.showPosition();
   }
@@ -266,11 +286,12 @@ class AnalysisView {
       else if (i === 0) items.push(h('span', { class: 'an-num' }, `${no}…`), h('span', { class: 'an-gap' }));
       const m = ownLine ? null : a.moves[i];
       const j = m?.judgement ?? null;
-      const label = `${sans[i] ?? uci}${j ? MARKS[j] : ''}${m?.violation ? ' ⚠' : ''}`;
+      const violation = ownLine ? (this.line?.violations[i] ?? null) : (m?.violation ?? null);
+      const label = `${sans[i] ?? uci}${j ? MARKS[j] : ''}${violation ? ' ⚠' : ''}`;
       const b = button(label, () => this.goTo(i + 1), {
         class: `an-move${j ? ` an-${j}` : ''}${ownLine ? ' an-own' : ''}`,
         'aria-current': this.cursor === i + 1 ? 'true' : undefined,
-        title: [j ? s(j) : '', m?.violation ? s(m.violation) : ''].filter(Boolean).join(' · ') || undefined,
+        title: [j ? s(j) : '', violation ? s(violation) : ''].filter(Boolean).join(' · ') || undefined,
         'data-ply': String(i + 1),
       });
       items.push(b);
@@ -292,6 +313,13 @@ class AnalysisView {
       const better = m.judgement ? squares(m.better) : null;
       if (better) arrows.push({ ...better, brush: 'green' });
     } else if (!own && this.cursor === 0) parts.push(h('p', {}, s('start')));
+    const ownViolation = own && this.line ? this.line.violations[this.cursor - 1] : null;
+    if (ownViolation) parts.push(h('p', { class: 'an-verdict an-violation' }, h('strong', {}, this.line?.sans[this.cursor - 1] ?? ''), ` ${s(ownViolation)}.`));
+    // Xiangqi: the moves from here that the perpetual check and chase rules would punish
+    for (const rule of ['perpetual_check', 'perpetual_chase'] as const) {
+      const sans = this.losing.filter(([, v]) => v === rule).map(([san]) => san);
+      if (sans.length) parts.push(h('p', { class: 'an-losing' }, s(rule === 'perpetual_check' ? 'loseCheck' : 'loseChase', { moves: sans.join(', ') })));
+    }
     if (own && this.line) parts.push(h('p', { class: 'an-explore' }, s('explore', { ply: this.line.from + 1 }), ' ', button(s('back'), () => this.leaveLine(this.line?.from ?? 0), { class: 'small', id: 'an-back' })));
     this.info.replaceChildren(...parts);
     let text = '';

@@ -59,6 +59,8 @@ export interface BoardOptions {
   label?: string;
   /** Called after the board was turned round (the player bars follow it). */
   onFlip?: () => void;
+  /** The first position drawn (default: the game's start), so a page opened on a game does not slide its pieces there from the start. */
+  fen?: string;
 }
 
 /** One chessgroundx board. */
@@ -67,6 +69,8 @@ export class Board {
   private readonly el: HTMLElement;
   private moves: readonly MoveInfo[] = [];
   private picker: HTMLElement | null = null;
+  /** What was shown last, to put back when a promotion is cancelled. */
+  private view: BoardView | null = null;
 
   constructor(
     host: HTMLElement,
@@ -77,13 +81,15 @@ export class Board {
     if (v.family === 'xiangqi') host.classList.add('xq');
     this.el = document.createElement('div');
     this.el.className = 'cg-wrap';
+    // the picture is the board itself, not its host: the promotion picker (buttons) is the host's other child,
+    // and buttons inside a role="img" would be hidden from screen readers (axe: nested-interactive)
     if (opts.label) {
-      host.setAttribute('role', 'img');
-      host.setAttribute('aria-label', opts.label);
+      this.el.setAttribute('role', 'img');
+      this.el.setAttribute('aria-label', opts.label);
     }
     host.appendChild(this.el);
     const config: Config = {
-      fen: v.startFen,
+      fen: opts.fen ?? v.startFen,
       orientation: opts.orientation,
       dimensions: v.dims,
       viewOnly: opts.viewOnly ?? false,
@@ -111,6 +117,7 @@ export class Board {
   /** Shows a position and its legal moves. */
   set(view: BoardView): void {
     this.closePicker();
+    this.view = view;
     this.moves = view.moves;
     const dims = this.opts.variant.dims;
     const dests: cg.Dests = new Map();
@@ -229,9 +236,17 @@ export class Board {
     cancel.addEventListener('click', () => {
       this.closePicker();
       this.api.cancelMove();
+      // chessgroundx has already moved the pawn: the position as the server gave it comes back
+      if (this.view) this.set(this.view);
       this.opts.onMove?.('');
     });
     box.appendChild(cancel);
+    // Escape takes the pawn back, as the × does
+    box.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      cancel.click();
+    });
     this.el.parentElement?.appendChild(box);
     this.picker = box;
     (box.querySelector('button') as HTMLButtonElement | null)?.focus();

@@ -93,3 +93,16 @@ export function translate(l: Lang, key: Key, params: Record<string, string | num
 
 /** A message in the current language. */
 export const t = (key: Key, params: Record<string, string | number> = {}): string => translate(current, key, params);
+
+/**
+ * The `{next}` of the Xiangqi streak lines: English says "a 7th" / "an 8th"
+ * (the catalogue's sentence is "…: a 7th check loses"); the other languages
+ * put the plain number after their word for "number" ("szach numer 7").
+ */
+export function losingOrdinal(l: Lang, n: number): string {
+  if (l !== 'en') return String(n);
+  const suffix = { one: 'st', two: 'nd', few: 'rd', other: 'th' }[new Intl.PluralRules('en', { type: 'ordinal' }).select(n) as 'one' | 'two' | 'few' | 'other'] ?? 'th';
+  // "an eighth", "an eleventh", "an eighteenth", "an eightieth"
+  const an = String(n).startsWith('8') || n === 11 || n === 18;
+  return `${an ? 'an' : 'a'} ${n}${suffix}`;
+}
