@@ -56,7 +56,8 @@ def llr(scores, elo0, elo1):
 
 
 def play(engines, a, white, opening, go):
-    """One game; returns (A's score, plies, note, failed side or None)."""
+    """One game; returns (A's score, plies, note, failed side or None).
+    `go` maps each side ("A", "B") to its `go` command."""
     black = "B" if white == "A" else "A"
     fen = sf.start_fen(a.variant)
     for e in engines.values():
@@ -81,7 +82,7 @@ def play(engines, a, white, opening, go):
     while res is None and len(moves) < a.max_plies:
         side = white if len(moves) % 2 == 0 else black
         try:
-            mv = engines[side].bestmove(a.variant, fen, moves, go,
+            mv = engines[side].bestmove(a.variant, fen, moves, go[side],
                                         timeout=max(60.0, a.movetime / 100))
         except UciError as e:
             note, failed = f"{side} failed: {e}", side
@@ -111,6 +112,10 @@ def main():
     ap.add_argument("--games", type=int, default=0, help="default: 2 × book size")
     ap.add_argument("--movetime", type=int, default=100, help="ms per move")
     ap.add_argument("--nodes", type=int, default=0, help="use go nodes N instead of movetime")
+    # One side's own limits, e.g. a level-8 engine capped at N nodes against
+    # a level playing by its caps: a candidate level row tried without a build.
+    ap.add_argument("--a-go", default="", help="A's go arguments (default: --nodes/--movetime)")
+    ap.add_argument("--b-go", default="", help="B's go arguments (default: --nodes/--movetime)")
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--sprt", default="", help="ELO0,ELO1")
@@ -122,7 +127,8 @@ def main():
     book = read_book(a.book)
     games = a.games or 2 * len(book)
     pairs = (games + 1) // 2
-    go = f"go nodes {a.nodes}" if a.nodes else f"go movetime {a.movetime}"
+    common = f"go nodes {a.nodes}" if a.nodes else f"go movetime {a.movetime}"
+    go = {"A": f"go {a.a_go}" if a.a_go else common, "B": f"go {a.b_go}" if a.b_go else common}
     sprt = [float(x) for x in a.sprt.split(",")] if a.sprt else None
     lower, upper = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
     work = queue.Queue()
