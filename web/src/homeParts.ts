@@ -11,7 +11,7 @@ import { t, type Key } from './i18n';
 import type { Color, Lobby } from './protocol';
 import { Socket } from './socket';
 import { fullMoves, gameStore } from './store';
-import { VARIANTS, VARIANT_INFO, guessFenVariant, isVariant, type VariantName } from './variants';
+import { VARIANTS, VARIANT_INFO, isVariant, type VariantName } from './variants';
 
 /** The variant's translated name. */
 export const variantName = (v: VariantName): string => t(`variant.${v}` as Key);
@@ -133,7 +133,7 @@ export function importBox(actions: ImportActions): HTMLElement {
     out.replaceChildren();
     const v = variant.value;
     api
-      .importGame(text.value, isVariant(v) ? v : guessFenVariant(text.value))
+      .importGame(text.value, isVariant(v) ? v : null)
       .then((g) => {
         const fen = g.status.fen;
         const moves = g.moves.length;

@@ -78,7 +78,7 @@ class RoomRound extends RoundView {
       const snap = saved.snapshot;
       const now = performance.now();
       this.room = { ...snap.room, clockAt: now - Math.max(0, Date.now() - snap.clockWall) };
-      for (const [ply, fen] of Object.entries(snap.fens)) this.fenCache.set(Number(ply), fen);
+      for (const [ply, fen] of Object.entries(snap.fens)) this.positions.set(Number(ply), { fen });
     }
     void this.open();
   }
@@ -134,11 +134,9 @@ class RoomRound extends RoundView {
     if (m.t === 'state') {
       this.presenceAt = now;
       this.room = { ...m.d, clockAt: now };
-      this.fenCache.clear();
-      this.fenCache.set(0, m.d.start_fen);
-      this.fenCache.set(m.d.history.length, m.d.status.fen);
-      this.checkCache.clear();
-      this.checkCache.set(m.d.history.length, m.d.status.check);
+      this.positions.clear();
+      this.positions.set(0, { fen: m.d.start_fen });
+      this.positions.set(m.d.history.length, { fen: m.d.status.fen, check: m.d.status.check });
     } else if (isEvent(m)) {
       if (!this.room) return;
       const r = applyEvent(this.room, m, now);
@@ -188,20 +186,17 @@ class RoomRound extends RoundView {
     return this.oppGoneSince !== null && performance.now() - this.oppGoneSince >= (this.oppSeen ? GONE_GRACE_MS : ARRIVAL_GRACE_MS);
   }
 
-  /** FENs seen live, by ply, so stepping back draws them without asking. */
+  /** Positions seen live (FEN and check), by ply, so stepping back draws them without asking. */
   private rememberFen(m: Extract<ServerMsg, { v: number }>): void {
     const drop = (after: number): void => {
-      for (const k of this.fenCache.keys()) if (k > after) this.fenCache.delete(k);
-      for (const k of this.checkCache.keys()) if (k > after) this.checkCache.delete(k);
+      for (const k of this.positions.keys()) if (k > after) this.positions.delete(k);
     };
     if (m.t === 'move') {
       drop(m.d.ply);
-      this.fenCache.set(m.d.ply + 1, m.d.status.fen);
-      this.checkCache.set(m.d.ply + 1, m.d.status.check);
+      this.positions.set(m.d.ply + 1, { fen: m.d.status.fen, check: m.d.status.check });
     } else if (m.t === 'takeback') {
       drop(m.d.ply);
-      this.fenCache.set(m.d.ply, m.d.status.fen);
-      this.checkCache.set(m.d.ply, m.d.status.check);
+      this.positions.set(m.d.ply, { fen: m.d.status.fen, check: m.d.status.check });
     }
   }
 
@@ -224,7 +219,7 @@ class RoomRound extends RoundView {
       plies: r.history.length,
       fen: r.status.fen,
       outcome: r.outcome ?? r.status.outcome,
-      snapshot: { room: plain, clockWall: Date.now() - (performance.now() - clockAt), fens: Object.fromEntries(this.fenCache) },
+      snapshot: { room: plain, clockWall: Date.now() - (performance.now() - clockAt), fens: Object.fromEntries([...this.positions].map(([ply, p]) => [ply, p.fen])) },
       createdAt: this.createdAt,
       updatedAt: Date.now(),
     };

@@ -79,9 +79,12 @@ const WHEEL_GAP = 80;
 export abstract class RoundView {
   protected board: Board | null = null;
   protected viewPly: number | null = null;
-  protected fenCache = new Map<number, string>();
-  /** Whether the side to move was in check, by ply, as the server said (live moves, position replies). */
-  protected checkCache = new Map<number, boolean>();
+  /**
+   * Positions seen, by ply, so stepping back draws them without asking: the
+   * FEN and, when the server said it (live moves, position replies),
+   * whether the side to move was in check.
+   */
+  protected positions = new Map<number, { fen: string; check?: boolean }>();
   protected lastExplosion: string[] = [];
   protected notice = '';
   protected thinking = false;
@@ -206,15 +209,14 @@ export abstract class RoundView {
     this.viewPly = ply >= s.history.length ? null : ply;
     // looking back through a finished game: the dialog is in the way
     if (this.viewPly !== null) this.resultClosed = true;
-    if (this.viewPly === 0 && s.startFen) this.fenCache.set(0, s.startFen);
-    if (this.viewPly !== null && !this.fenCache.has(this.viewPly)) {
+    if (this.viewPly === 0 && s.startFen) this.positions.set(0, { fen: s.startFen, check: this.positions.get(0)?.check });
+    if (this.viewPly !== null && !this.positions.has(this.viewPly)) {
       // a position not seen live (a game opened mid-way): ask the server for its FEN
       const p = this.viewPly;
       api
         .position(s.variant.name, s.startFen, s.history.slice(0, p).map((m) => m.uci))
         .then((r) => {
-          this.fenCache.set(p, r.status.fen);
-          this.checkCache.set(p, r.status.check);
+          this.positions.set(p, { fen: r.status.fen, check: r.status.check });
           this.render();
         })
         .catch(() => undefined);
@@ -233,7 +235,7 @@ export abstract class RoundView {
     const board = this.ensureBoard(s);
     const live = this.viewPly === null;
     const ply = live ? s.history.length : (this.viewPly ?? 0);
-    const fen = live ? s.status.fen : this.fenCache.get(ply);
+    const fen = live ? s.status.fen : this.positions.get(ply)?.fen;
     const key = `${ply}|${fen ?? ''}|${live ? JSON.stringify([s.movable, s.premovable]) : 'v'}|${s.moves.length}|${this.thinking}`;
     if (key !== this.lastShownKey && fen) {
       this.lastShownKey = key;
@@ -271,7 +273,7 @@ export abstract class RoundView {
    * an 8×8 board (WXF has no check mark).
    */
   private checkAt(s: Shown, ply: number): boolean {
-    const known = this.checkCache.get(ply);
+    const known = this.positions.get(ply)?.check;
     if (known !== undefined) return known;
     return s.variant.notation === 'san' && ply > 0 && /[+#]$/.test(s.history[ply - 1]?.san ?? '');
   }
@@ -378,7 +380,7 @@ export abstract class RoundView {
     const status = s.status as GameStatus;
     const parts: (HTMLElement | null)[] = [];
     parts.push(h('h1', { class: 'game-title' }, variantName(v.name)));
-    const viewed = this.viewPly === null ? null : this.fenCache.get(ply);
+    const viewed = this.viewPly === null ? null : this.positions.get(ply)?.fen;
     if (s.outcome) parts.push(h('div', { class: 'result', role: 'status' }, resultText(v, s.outcome)));
     else if (viewed)
       // an earlier position: whose turn it was there, not in the live game

@@ -107,21 +107,3 @@ export function fenPieces(fen: string, dims: Dims): Map<string, string> {
   });
   return out;
 }
-
-/**
- * The game a pasted FEN is for when the player left the choice to us: ten
- * ranks are a Xiangqi board, eight ranks without a White king a Horde
- * position; anything else (a PGN, an 8×8 FEN with both kings) is left to
- * the server (its `Variant` tag, else chess). Only the text's shape is
- * read: the server still judges whether the position is legal.
- */
-export function guessFenVariant(text: string): VariantName | null {
-  const t = text.trim();
-  if (t.includes('\n') || t.startsWith('[')) return null;
-  const board = t.split(/\s+/)[0] ?? '';
-  if (!board.includes('/') || board.includes('.')) return null;
-  const ranks = board.split('/');
-  if (ranks.length === 10) return 'xiangqi';
-  if (ranks.length === 8 && !board.includes('K') && board.includes('k')) return 'horde';
-  return null;
-}

@@ -68,8 +68,22 @@ fn looks_like_fen(text: &str) -> bool {
             .is_some_and(|board| board.contains('/') && !board.contains('.'))
 }
 
+/// The game a FEN is for when the client did not say: ten ranks are a
+/// Xiangqi board, eight ranks with a black king but no white one a Horde
+/// position, anything else chess. Only the board's shape is read; the
+/// rules then judge the position.
+fn fen_variant(fen: &str) -> Variant {
+    let board = fen.split_whitespace().next().unwrap_or_default();
+    match board.split('/').count() {
+        10 => Variant::Xiangqi,
+        8 if !board.contains('K') && board.contains('k') => Variant::Horde,
+        _ => Variant::Chess,
+    }
+}
+
 /// Reads `text` as a FEN or a PGN game. `variant` overrides the PGN's
-/// `Variant` tag; without both the game is chess.
+/// `Variant` tag (or the shape of a FEN, [`fen_variant`]); without both
+/// the game is chess.
 ///
 /// # Errors
 ///
@@ -80,7 +94,7 @@ pub(crate) fn import(text: &str, variant: Option<Variant>) -> Result<Imported, I
         return Err(ImportError::Empty);
     }
     if looks_like_fen(text) {
-        let game = AnyGame::new(variant.unwrap_or(Variant::Chess), Some(text))?;
+        let game = AnyGame::new(variant.unwrap_or_else(|| fen_variant(text)), Some(text))?;
         return Ok(Imported {
             fen: Some(game.start_fen()),
             game,
@@ -121,6 +135,25 @@ mod tests {
         ));
         assert!(!looks_like_fen("1. e4 e5"));
         assert!(!looks_like_fen("[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n*"));
+    }
+
+    #[test]
+    fn a_fen_without_a_variant_is_read_by_the_shape_of_its_board() {
+        let of = |fen: &str| import(fen, None).unwrap().game.variant();
+        assert_eq!(
+            of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
+            Variant::Xiangqi
+        );
+        assert_eq!(of("8/P5k1/8/8/8/8/8/8 w - - 0 1"), Variant::Horde);
+        assert_eq!(of("8/P5k1/8/8/8/8/6K1/8 w - - 0 1"), Variant::Chess);
+        assert_eq!(
+            import("8/P5k1/8/8/8/8/6K1/8 w - - 0 1", Some(Variant::Atomic))
+                .unwrap()
+                .game
+                .variant(),
+            Variant::Atomic,
+            "a chosen variant wins over the shape"
+        );
     }
 
     #[test]
