@@ -245,9 +245,18 @@ async fn import_reads_pgn_and_fen_and_says_where_it_is_wrong() {
         assert_eq!(g["moves"], json!([]));
         assert!(!g["status"]["legal_moves"].as_array().unwrap().is_empty());
     }
-    // A FEN alone is read as chess; a Xiangqi board then does not fit.
+    // A FEN alone is read by its board's shape: ten ranks are Xiangqi,
+    // eight without a white king Horde, anything else chess.
+    for (variant, fen) in [fens[1], fens[3]] {
+        let (status, g) = server.post("/api/import", &json!({"text": fen})).await;
+        assert_eq!((status, g["variant"].as_str()), (200, Some(variant)), "{g}");
+    }
+    // A chosen game overrides the shape; a Xiangqi board then does not fit.
     let (status, e) = server
-        .post("/api/import", &json!({"text": fens[3].1}))
+        .post(
+            "/api/import",
+            &json!({"text": fens[3].1, "variant": "chess"}),
+        )
         .await;
     assert_eq!(
         (status, e["error"]["code"].as_str()),
