@@ -47,6 +47,10 @@ struct GenArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write each position's search score (centipawns, White's view)
+    /// too, as `<fen>;<score>;<result>`, for `tune train-net`.
+    #[arg(long)]
+    with_score: bool,
     /// Output file (standard output if not given).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -103,6 +107,7 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliErr
                 random_plies: a.random_plies,
                 max_plies: a.max_plies,
                 seed: a.seed,
+                with_score: a.with_score,
             };
             let mut progress = |r: &tune::GenReport| {
                 if r.games.is_multiple_of(50) {
