@@ -239,6 +239,8 @@ pub struct Searcher<G: Evaluate> {
     plan: TimePlan,
     node_limit: Option<u64>,
     start: Instant,
+    /// Evaluate with the game's network where it has one (level 8).
+    use_net: bool,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -261,6 +263,7 @@ impl<G: Evaluate> Searcher<G> {
             plan: TimePlan::default(),
             node_limit: None,
             start: Instant::now(),
+            use_net: false,
         }
     }
 
@@ -343,6 +346,21 @@ impl Color2 {
 #[inline]
 fn clamp_eval(v: i32) -> i32 {
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+impl<G: Evaluate> Searcher<G> {
+    /// The static evaluation the search uses: the network at level 8 in
+    /// games that have one, the hand-set evaluation otherwise; clamped
+    /// below the mate scores.
+    #[inline]
+    fn static_eval(&self, pos: &G) -> i32 {
+        let v = if self.use_net {
+            pos.net_evaluate().unwrap_or_else(|| pos.evaluate())
+        } else {
+            pos.evaluate()
+        };
+        clamp_eval(v)
+    }
 }
 
 impl<G: Evaluate> Searcher<G> {

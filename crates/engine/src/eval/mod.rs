@@ -86,6 +86,14 @@ pub trait Evaluate: Game {
     /// here: never in check, never for a side that may be in zugzwang
     /// (Horde's pawns, sides without pieces).
     fn null_move(&self) -> Option<Self>;
+
+    /// The trained network's evaluation (centipawns, side to move), for
+    /// games that have a network; `None` for the others. Level 8 plays
+    /// with it, the lower levels keep [`Evaluate::evaluate`] they were
+    /// calibrated with.
+    fn net_evaluate(&self) -> Option<i32> {
+        None
+    }
 }
 
 /// The numbers an evaluation is made of, as the tuner sees them: each one

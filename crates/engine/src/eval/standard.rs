@@ -147,6 +147,10 @@ impl Eval8 for Standard {
         Self::insufficient_material(pos.board())
     }
 
+    fn net() -> Option<&'static crate::nnue::Network> {
+        crate::nnue::chess()
+    }
+
     fn null_move(pos: &Chess) -> Option<Chess> {
         if chess8::has_pieces(pos.board(), pos.turn()) {
             chess8::pass(pos)
