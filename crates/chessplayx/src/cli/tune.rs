@@ -62,6 +62,10 @@ struct TrainArgs {
     /// Seed of the initial weights and the shuffling.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Do not add left-right mirrored copies of positions without
+    /// castling rights.
+    #[arg(long)]
+    no_mirror: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -203,6 +207,7 @@ fn train_net(a: &TrainArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
         lambda: a.lambda,
         threads: a.threads,
         seed: a.seed,
+        mirror: !a.no_mirror,
     };
     let trained = train::train(a.variant, &data, &opts, &mut |r| eprintln!("{r}"))?;
     fs::write(&a.out, &trained.file).map_err(|source| TuneCliError::File {
@@ -212,10 +217,11 @@ fn train_net(a: &TrainArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
     let last = trained.epochs.last();
     writeln!(
         out,
-        "{} positions trained on, {} held out; validation loss {:.6}; wrote {} ({} bytes)",
+        "{} positions trained on, {} held out; validation loss {:.6} (hand-set evaluation: {:.6}); wrote {} ({} bytes)",
         trained.sizes.0,
         trained.sizes.1,
         last.map_or(f64::NAN, |r| r.valid_loss),
+        trained.handset_valid_loss,
         a.out.display(),
         trained.file.len()
     )

@@ -15,7 +15,7 @@ use chessplayx_rules::{
 };
 
 use super::{HIDDEN, INPUTS, Network, SCALE, for_each_feature};
-use crate::Rng;
+use crate::{Evaluate, Rng};
 
 /// Why training failed.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +51,9 @@ pub struct TrainOptions {
     pub threads: usize,
     /// Seed of the initial weights and the shuffling.
     pub seed: u64,
+    /// Also train on each position without castling rights mirrored
+    /// left to right (held-out positions are never mirrored).
+    pub mirror: bool,
 }
 
 impl Default for TrainOptions {
@@ -62,6 +65,7 @@ impl Default for TrainOptions {
             lambda: 0.75,
             threads: 1,
             seed: 1,
+            mirror: true,
         }
     }
 }
@@ -100,16 +104,22 @@ struct Data {
     white_to_move: Vec<bool>,
     /// Target for the side to move.
     target: Vec<f32>,
+    /// Summed loss of the hand-set evaluation on these positions (as
+    /// `sigmoid(eval / SCALE)`): what the network must beat.
+    handset_loss: f64,
 }
 
 impl Data {
-    fn push(&mut self, board: &Board, turn: Color, target: f32) {
+    /// Adds a position; `mirror` flips it left to right (`^ 7` flips a
+    /// feature's file), the same game when no side may castle.
+    fn push(&mut self, board: &Board, turn: Color, target: f32, mirror: bool) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
+        let m = if mirror { 7 } else { 0 };
         for_each_feature(board, |w, b| {
-            self.features.push(w as u16);
-            self.features.push(b as u16);
+            self.features.push((w ^ m) as u16);
+            self.features.push((b ^ m) as u16);
         });
         self.offsets.push(self.features.len() as u32);
         self.white_to_move.push(turn == Color::White);
@@ -137,7 +147,12 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// Reads the data into training and held-out sets (every tenth line).
-fn load(variant: Variant, text: &str, lambda: f32) -> Result<(Data, Data), TrainError> {
+fn load(
+    variant: Variant,
+    text: &str,
+    lambda: f32,
+    mirror: bool,
+) -> Result<(Data, Data), TrainError> {
     let (mut train, mut valid) = (Data::default(), Data::default());
     let mut n = 0usize;
     for (i, line) in text.lines().enumerate() {
@@ -163,14 +178,14 @@ fn load(variant: Variant, text: &str, lambda: f32) -> Result<(Data, Data), Train
             .trim()
             .parse()
             .map_err(|_| bad(format!("result {result:?}")))?;
-        let (board, turn) = match variant {
+        let (board, turn, handset) = match variant {
             Variant::Chess => {
                 let p = Chess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
-                (*p.board(), p.turn())
+                (*p.board(), p.turn(), p.evaluate())
             }
             Variant::Horde => {
                 let p = HordeChess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
-                (*p.board(), p.turn())
+                (*p.board(), p.turn(), p.evaluate())
             }
             v => return Err(TrainError::NoNetwork(v)),
         };
@@ -181,7 +196,14 @@ fn load(variant: Variant, text: &str, lambda: f32) -> Result<(Data, Data), Train
         };
         let target = lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result;
         let set = if n % 10 == 9 { &mut valid } else { &mut train };
-        set.push(&board, turn, target);
+        set.push(&board, turn, target, false);
+        let e = sigmoid(handset as f32 / SCALE as f32) - target;
+        set.handset_loss += f64::from(e * e);
+        // Without castling rights the game is symmetric left to right:
+        // the mirror image is a second training position for free.
+        if mirror && n % 10 != 9 && fen.split_whitespace().nth(2) == Some("-") {
+            train.push(&board, turn, target, true);
+        }
         n += 1;
     }
     if train.len() == 0 {
@@ -399,6 +421,9 @@ impl Adam {
 pub struct Trained {
     /// Positions trained on and held out.
     pub sizes: (usize, usize),
+    /// Mean loss of the hand-set evaluation on the held-out positions
+    /// (the same target, its centipawns through the same sigmoid).
+    pub handset_valid_loss: f64,
     /// Every epoch's losses.
     pub epochs: Vec<EpochReport>,
     /// The quantised weight file.
@@ -417,7 +442,7 @@ pub fn train(
     opts: &TrainOptions,
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<Trained, TrainError> {
-    let (train, valid) = load(variant, data, opts.lambda)?;
+    let (train, valid) = load(variant, data, opts.lambda, opts.mirror)?;
     let clock = Instant::now();
     let mut rng = Rng::new(opts.seed);
     let mut w = Weights::random(&mut rng);
@@ -460,6 +485,7 @@ pub fn train(
     }
     Ok(Trained {
         sizes: (train.len(), valid.len()),
+        handset_valid_loss: valid.handset_loss / valid.len().max(1) as f64,
         epochs,
         file: Network::quantise(&w.w1, &w.b1, &w.w2, w.b2),
     })
@@ -486,7 +512,7 @@ mod tests {
         ] {
             let p = Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
             let mut d = Data::default();
-            d.push(p.board(), p.turn(), 0.5);
+            d.push(p.board(), p.turn(), 0.5, false);
             let mut acc = [[0f32; HIDDEN]; 2];
             let float_cp = w.forward(d.sample(0).0, &mut acc) * SCALE as f32;
             let int_cp = net.evaluate(p.board(), p.turn());
