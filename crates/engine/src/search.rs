@@ -241,6 +241,8 @@ pub struct Searcher<G: Evaluate> {
     start: Instant,
     /// Evaluate with the game's network where it has one (level 8).
     use_net: bool,
+    /// Never use a network (see [`Searcher::set_hand_set_only`]).
+    hand_set_only: bool,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -264,7 +266,15 @@ impl<G: Evaluate> Searcher<G> {
             node_limit: None,
             start: Instant::now(),
             use_net: false,
+            hand_set_only: false,
         }
+    }
+
+    /// With `true`, level 8 too searches with the hand-set evaluation:
+    /// the self-play data the networks are trained on is generated so, to
+    /// stay the same whatever network is built in.
+    pub fn set_hand_set_only(&mut self, yes: bool) {
+        self.hand_set_only = yes;
     }
 
     /// Replaces the transposition table by one of about `hash_mb` MiB.

@@ -65,6 +65,9 @@ pub struct GenOptions {
     /// point of view) between the FEN and the result, as the network
     /// trainer's second target (`<fen>;<score>;<result>`).
     pub with_score: bool,
+    /// Search with the game's network (level 8's evaluation) instead of
+    /// the hand-set one, e.g. to generate a next round of data.
+    pub with_net: bool,
 }
 
 /// What [`generate`] did.
@@ -118,6 +121,7 @@ fn generate_in<G: Tuned>(
     progress: &mut dyn FnMut(&GenReport),
 ) -> Result<GenReport, TuneError> {
     let mut searcher = Searcher::<G>::new(16);
+    searcher.set_hand_set_only(!opts.with_net);
     let mut rng = Rng::new(opts.seed);
     let mut report = GenReport::default();
     let mut moves = Vec::new();

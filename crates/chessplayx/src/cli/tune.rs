@@ -92,6 +92,10 @@ struct GenArgs {
     /// too, as `<fen>;<score>;<result>`, for `tune train-net`.
     #[arg(long)]
     with_score: bool,
+    /// Search with the game's network instead of the hand-set evaluation
+    /// (the documented data recipe does not).
+    #[arg(long)]
+    with_net: bool,
     /// Output file (standard output if not given).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -152,6 +156,7 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliErr
                 max_plies: a.max_plies,
                 seed: a.seed,
                 with_score: a.with_score,
+                with_net: a.with_net,
             };
             let mut progress = |r: &tune::GenReport| {
                 if r.games.is_multiple_of(50) {

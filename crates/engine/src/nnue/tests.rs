@@ -107,6 +107,7 @@ fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
         max_plies: 200,
         seed: 3,
         with_score: true,
+        with_net: false,
     };
     tune::generate(Variant::Chess, &opts, &mut data, &mut |_| {})
         .unwrap_or_else(|e| unreachable!("{e}"));

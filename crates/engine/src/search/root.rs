@@ -20,7 +20,7 @@ impl<G: Evaluate> Searcher<G> {
         self.plan = TimePlan::new(limits, self.start, options.deadline);
         self.node_limit = limits.nodes;
         self.stop = options.stop;
-        self.use_net = options.level == crate::Level::Eight;
+        self.use_net = options.level == crate::Level::Eight && !self.hand_set_only;
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;

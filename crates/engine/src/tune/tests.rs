@@ -12,6 +12,7 @@ fn small_data(variant: Variant, games: u32) -> String {
         max_plies: 200,
         seed: 5,
         with_score: false,
+        with_net: false,
     };
     let report =
         generate(variant, &opts, &mut out, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
