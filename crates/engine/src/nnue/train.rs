@@ -330,15 +330,15 @@ fn run_batch(w: &Weights, data: &Data, idx: &[usize], mut grad: Option<&mut Weig
                 }
             }
         }
-        for j in 0..HIDDEN {
-            g.b1[j] += dacc[0][j] + dacc[1][j];
+        for ((b, d0), d1) in g.b1.iter_mut().zip(&dacc[0]).zip(&dacc[1]) {
+            *b += d0 + d1;
         }
         let (feats, _) = data.sample(i);
         for (us, them) in feats {
             for (h, f) in [(0, us), (1, them)] {
                 let row = &mut g.w1[f * HIDDEN..][..HIDDEN];
-                for j in 0..HIDDEN {
-                    row[j] += dacc[h][j];
+                for (r, d) in row.iter_mut().zip(&dacc[h]) {
+                    *r += d;
                 }
             }
         }
