@@ -219,12 +219,15 @@ fn train_net(a: &TrainArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
         path: a.out.clone(),
         source,
     })?;
-    let last = trained.epochs.last();
+    let last = trained
+        .epochs
+        .get(trained.best_epoch.saturating_sub(1) as usize);
     writeln!(
         out,
-        "{} positions trained on, {} held out; validation loss {:.6} (hand-set evaluation: {:.6}); wrote {} ({} bytes)",
+        "{} positions trained on, {} held out; kept epoch {}, validation loss {:.6} (hand-set evaluation alone: {:.6}); wrote {} ({} bytes)",
         trained.sizes.0,
         trained.sizes.1,
+        trained.best_epoch,
         last.map_or(f64::NAN, |r| r.valid_loss),
         trained.handset_valid_loss,
         a.out.display(),

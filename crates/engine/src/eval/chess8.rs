@@ -135,7 +135,7 @@ impl<R: Eval8> Evaluate for Position<R> {
 
     #[inline]
     fn net_evaluate(&self) -> Option<i32> {
-        R::net().map(|n| n.evaluate(self.board(), self.turn()))
+        R::net().map(|n| R::evaluate_with(self, &R::PARAMS) + n.evaluate(self.board(), self.turn()))
     }
 }
 

@@ -87,8 +87,9 @@ pub trait Evaluate: Game {
     /// (Horde's pawns, sides without pieces).
     fn null_move(&self) -> Option<Self>;
 
-    /// The trained network's evaluation (centipawns, side to move), for
-    /// games that have a network; `None` for the others. Level 8 plays
+    /// The trained network's evaluation (centipawns, side to move): the
+    /// hand-set evaluation plus the network's correction, for games that
+    /// have a network; `None` for the others. Level 8 plays
     /// with it, the lower levels keep [`Evaluate::evaluate`] they were
     /// calibrated with.
     fn net_evaluate(&self) -> Option<i32> {

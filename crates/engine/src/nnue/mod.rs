@@ -2,7 +2,9 @@
 //! network (chess first): 768 inputs (piece colour relative to the
 //! perspective × 6 roles × 64 squares, flipped for Black), one hidden
 //! layer of [`HIDDEN`] per perspective with clipped ReLU, both halves
-//! (side to move first) into one output scaled to centipawns.
+//! (side to move first) into one output scaled to centipawns. The output
+//! is a correction added to the hand-set evaluation (see [`train`] for
+//! why), so [`Network::evaluate`] alone is not an evaluation.
 //!
 //! Inference is integer (i16 weights and accumulators, i32 output sum) in
 //! plain loops over fixed-size arrays, which rustc vectorises; the
@@ -164,7 +166,8 @@ impl Network {
         out
     }
 
-    /// The evaluation in centipawns for the side to move `turn`.
+    /// The network's output in centipawns for the side to move `turn`
+    /// (a correction to the hand-set evaluation).
     #[must_use]
     pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
         let mut acc = [self.b1; 2];

@@ -5,16 +5,20 @@
 use chessplayx_rules::{Color, Variant, chess::Chess};
 
 use super::{FILE_BYTES, Network, chess, train};
-use crate::tune::{self, GenOptions};
+use crate::{
+    Evaluate,
+    tune::{self, GenOptions},
+};
 
 fn pos(fen: &str) -> Chess {
     Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"))
 }
 
+/// Level 8's evaluation: the hand-set one plus the net's correction.
 fn net_eval(fen: &str) -> i32 {
-    let p = pos(fen);
-    let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
-    net.evaluate(p.board(), p.turn())
+    pos(fen)
+        .net_evaluate()
+        .unwrap_or_else(|| unreachable!("chess has a net"))
 }
 
 /// The same position with the colours swapped and the board mirrored

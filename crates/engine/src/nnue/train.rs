@@ -1,7 +1,12 @@
 //! The network's trainer: float weights, Adam, mini-batches shared over
-//! threads, loss the squared error between `sigmoid(out)` and the target
+//! threads. The network learns a correction to the hand-set evaluation
+//! (`out = net + handset / SCALE`): with a few hundred thousand positions
+//! a net alone overfits and plays far worse, while a correction starts
+//! from what the hand-set evaluation knows. The loss is the squared error
+//! between `sigmoid(out)` and the target
 //! `λ·sigmoid(score / SCALE) + (1 − λ)·result` (both for the side to
-//! move), every tenth position held out to report the validation loss.
+//! move), the last tenth of the positions (whole games) held out to report
+//! the validation loss.
 //!
 //! Positions are lines `<fen>;<score>;<result>` as `chessplayx tune gen
 //! --with-score` writes them (score in centipawns and result 1/0.5/0,
@@ -104,6 +109,9 @@ struct Data {
     white_to_move: Vec<bool>,
     /// Target for the side to move.
     target: Vec<f32>,
+    /// The hand-set evaluation for the side to move, in units of
+    /// `SCALE`: the network learns a correction on top of it.
+    base: Vec<f32>,
     /// Summed loss of the hand-set evaluation on these positions (as
     /// `sigmoid(eval / SCALE)`): what the network must beat.
     handset_loss: f64,
@@ -112,7 +120,7 @@ struct Data {
 impl Data {
     /// Adds a position; `mirror` flips it left to right (`^ 7` flips a
     /// feature's file), the same game when no side may castle.
-    fn push(&mut self, board: &Board, turn: Color, target: f32, mirror: bool) {
+    fn push(&mut self, board: &Board, turn: Color, target: f32, base: f32, mirror: bool) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -124,13 +132,15 @@ impl Data {
         self.offsets.push(self.features.len() as u32);
         self.white_to_move.push(turn == Color::White);
         self.target.push(target);
+        self.base.push(base);
     }
 
     fn len(&self) -> usize {
         self.target.len()
     }
 
-    /// Features of position `i` as (side to move's, other side's).
+    /// Features of position `i` as (side to move's, other side's), and
+    /// its target.
     fn sample(&self, i: usize) -> (impl Iterator<Item = (usize, usize)> + '_, f32) {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         let white = self.white_to_move[i];
@@ -146,7 +156,7 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Reads the data into training and held-out sets (every tenth line).
+/// Reads the data into training and held-out sets (the last tenth).
 fn load(
     variant: Variant,
     text: &str,
@@ -154,6 +164,15 @@ fn load(
     mirror: bool,
 ) -> Result<(Data, Data), TrainError> {
     let (mut train, mut valid) = (Data::default(), Data::default());
+    let is_data = |l: &&str| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#')
+    };
+    // The last tenth is held out: a game's positions are consecutive
+    // lines, so these are (all but one) whole games the net never saw;
+    // every tenth line would be neighbours of training positions.
+    let total = text.lines().filter(is_data).count();
+    let first_held = total - total / 10;
     let mut n = 0usize;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -195,14 +214,16 @@ fn load(
             (-score, 1.0 - result)
         };
         let target = lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result;
-        let set = if n % 10 == 9 { &mut valid } else { &mut train };
-        set.push(&board, turn, target, false);
+        let held = n >= first_held;
+        let set = if held { &mut valid } else { &mut train };
+        let base = handset as f32 / SCALE as f32;
+        set.push(&board, turn, target, base, false);
         let e = sigmoid(handset as f32 / SCALE as f32) - target;
         set.handset_loss += f64::from(e * e);
         // Without castling rights the game is symmetric left to right:
         // the mirror image is a second training position for free.
-        if mirror && n % 10 != 9 && fen.split_whitespace().nth(2) == Some("-") {
-            train.push(&board, turn, target, true);
+        if mirror && !held && fen.split_whitespace().nth(2) == Some("-") {
+            train.push(&board, turn, target, base, true);
         }
         n += 1;
     }
@@ -245,7 +266,8 @@ impl Weights {
         };
         let mut w = Self::zero();
         w.w1.iter_mut().for_each(|v| *v = uniform(0.1));
-        w.w2.iter_mut().for_each(|v| *v = uniform(0.1));
+        // Output weights start at zero: the untrained correction is
+        // none, so training starts from the hand-set evaluation's loss.
         w
     }
 
@@ -309,7 +331,7 @@ fn run_batch(w: &Weights, data: &Data, idx: &[usize], mut grad: Option<&mut Weig
     let mut loss = 0f64;
     for &i in idx {
         let (feats, target) = data.sample(i);
-        let out = w.forward(feats, &mut acc);
+        let out = w.forward(feats, &mut acc) + data.base[i];
         let p = sigmoid(out);
         let err = p - target;
         loss += f64::from(err * err);
@@ -426,6 +448,8 @@ pub struct Trained {
     pub handset_valid_loss: f64,
     /// Every epoch's losses.
     pub epochs: Vec<EpochReport>,
+    /// The epoch whose weights were kept (lowest validation loss).
+    pub best_epoch: u32,
     /// The quantised weight file.
     pub file: Vec<u8>,
 }
@@ -455,6 +479,7 @@ pub fn train(
     let mut grads = vec![Weights::zero(); threads];
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut epochs = Vec::new();
+    let mut best = (f64::INFINITY, 0, w.clone());
     for epoch in 1..=opts.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
@@ -482,10 +507,17 @@ pub fn train(
         };
         progress(&report);
         epochs.push(report);
+        // Early stopping: the data is small, the net overfits after a few
+        // epochs, and the held-out games say when.
+        if valid.len() == 0 || report.valid_loss < best.0 {
+            best = (report.valid_loss, epoch, w.clone());
+        }
     }
+    let (_, best_epoch, w) = best;
     Ok(Trained {
         sizes: (train.len(), valid.len()),
         handset_valid_loss: valid.handset_loss / valid.len().max(1) as f64,
+        best_epoch,
         epochs,
         file: Network::quantise(&w.w1, &w.b1, &w.w2, w.b2),
     })
@@ -503,6 +535,10 @@ mod tests {
     fn quantised_inference_matches_the_float_network() {
         let mut w = Weights::random(&mut Rng::new(9));
         w.b1.iter_mut().for_each(|v| *v = 0.3);
+        let mut rng = Rng::new(4);
+        for v in &mut w.w2 {
+            *v = ((rng.next_u64() % 2001) as f32 - 1000.0) / 10_000.0;
+        }
         w.b2 = 0.05;
         let net = Network::parse(&Network::quantise(&w.w1, &w.b1, &w.w2, w.b2))
             .unwrap_or_else(|e| unreachable!("{e}"));
@@ -512,7 +548,7 @@ mod tests {
         ] {
             let p = Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
             let mut d = Data::default();
-            d.push(p.board(), p.turn(), 0.5, false);
+            d.push(p.board(), p.turn(), 0.5, 0.0, false);
             let mut acc = [[0f32; HIDDEN]; 2];
             let float_cp = w.forward(d.sample(0).0, &mut acc) * SCALE as f32;
             let int_cp = net.evaluate(p.board(), p.turn());
