@@ -243,6 +243,8 @@ pub struct Searcher<G: Evaluate> {
     use_net: bool,
     /// Never use a network (see [`Searcher::set_hand_set_only`]).
     hand_set_only: bool,
+    /// The network's accumulators of the last evaluation.
+    net_acc: Box<crate::nnue::Accumulator>,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -267,6 +269,7 @@ impl<G: Evaluate> Searcher<G> {
             start: Instant::now(),
             use_net: false,
             hand_set_only: false,
+            net_acc: Box::default(),
         }
     }
 
@@ -363,9 +366,10 @@ impl<G: Evaluate> Searcher<G> {
     /// games that have one, the hand-set evaluation otherwise; clamped
     /// below the mate scores.
     #[inline]
-    fn static_eval(&self, pos: &G) -> i32 {
+    fn static_eval(&mut self, pos: &G) -> i32 {
         let v = if self.use_net {
-            pos.net_evaluate().unwrap_or_else(|| pos.evaluate())
+            pos.net_evaluate_cached(&mut self.net_acc)
+                .unwrap_or_else(|| pos.evaluate())
         } else {
             pos.evaluate()
         };

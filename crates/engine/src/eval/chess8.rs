@@ -137,6 +137,13 @@ impl<R: Eval8> Evaluate for Position<R> {
     fn net_evaluate(&self) -> Option<i32> {
         R::net().map(|n| R::evaluate_with(self, &R::PARAMS) + n.evaluate(self.board(), self.turn()))
     }
+
+    #[inline]
+    fn net_evaluate_cached(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
+        R::net().map(|n| {
+            R::evaluate_with(self, &R::PARAMS) + n.evaluate_cached(self.board(), self.turn(), acc)
+        })
+    }
 }
 
 /// Exchange values (centipawns) for SEE and move ordering: the plain

@@ -95,6 +95,14 @@ pub trait Evaluate: Game {
     fn net_evaluate(&self) -> Option<i32> {
         None
     }
+
+    /// [`Evaluate::net_evaluate`], updating the accumulators in `acc`
+    /// (kept by the search between evaluations) instead of rebuilding
+    /// them.
+    fn net_evaluate_cached(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
+        let _ = acc;
+        self.net_evaluate()
+    }
 }
 
 /// The numbers an evaluation is made of, as the tuner sees them: each one

@@ -136,3 +136,31 @@ fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
     assert!(train::train(Variant::Atomic, &text, &topts, &mut |_| {}).is_err());
     assert!(train::train(Variant::Chess, "8/8 w;1;x", &topts, &mut |_| {}).is_err());
 }
+
+#[test]
+fn updated_accumulators_give_what_a_refresh_gives() {
+    use chessplayx_rules::Game;
+
+    let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
+    let mut acc = super::Accumulator::default();
+    let mut rng = crate::Rng::new(11);
+    let mut moves = Vec::new();
+    for _ in 0..20 {
+        let mut p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        for _ in 0..60 {
+            // A child, then sometimes a jump back to an earlier kind of
+            // position: both paths (update and refresh) are taken.
+            assert_eq!(
+                net.evaluate_cached(p.board(), p.turn(), &mut acc),
+                net.evaluate(p.board(), p.turn())
+            );
+            moves.clear();
+            p.legal_moves_into(&mut moves);
+            if moves.is_empty() || p.outcome().is_some() {
+                break;
+            }
+            let n = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+            p.play(moves[rng.below(n) as usize]);
+        }
+    }
+}
