@@ -139,8 +139,6 @@ fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
 
 #[test]
 fn updated_accumulators_give_what_a_refresh_gives() {
-    use chessplayx_rules::Game;
-
     let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
     let mut acc = super::Accumulator::default();
     let mut rng = crate::Rng::new(11);
