@@ -312,5 +312,15 @@ pub fn chess() -> Option<&'static Network> {
         .as_ref()
 }
 
+/// Horde's network file.
+static HORDE_BYTES: &[u8] = include_bytes!("../../nets/horde.nnue");
+
+/// Horde's network, parsed once (as [`chess`]).
+pub fn horde() -> Option<&'static Network> {
+    static NET: OnceLock<Option<Network>> = OnceLock::new();
+    NET.get_or_init(|| Network::parse(HORDE_BYTES).ok())
+        .as_ref()
+}
+
 #[cfg(test)]
 mod tests;

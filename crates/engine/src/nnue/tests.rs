@@ -14,11 +14,12 @@ fn pos(fen: &str) -> Chess {
     Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"))
 }
 
-/// Level 8's evaluation: the hand-set one plus the net's correction.
+/// The hand-set evaluation plus the chess net's correction (what level
+/// 8 plays with when the net is switched on).
 fn net_eval(fen: &str) -> i32 {
-    pos(fen)
-        .net_evaluate()
-        .unwrap_or_else(|| unreachable!("chess has a net"))
+    let p = pos(fen);
+    let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
+    p.evaluate() + net.evaluate(p.board(), p.turn())
 }
 
 /// The same position with the colours swapped and the board mirrored
@@ -60,9 +61,11 @@ fn flipped(fen: &str) -> String {
 }
 
 #[test]
-fn the_built_in_net_parses_and_has_its_size() {
+fn the_built_in_nets_parse_and_have_their_size() {
     assert_eq!(super::CHESS_BYTES.len(), FILE_BYTES);
     assert!(chess().is_some());
+    assert_eq!(super::HORDE_BYTES.len(), FILE_BYTES);
+    assert!(super::horde().is_some());
 }
 
 #[test]
@@ -161,4 +164,26 @@ fn updated_accumulators_give_what_a_refresh_gives() {
             p.play(moves[rng.below(n) as usize]);
         }
     }
+}
+
+#[test]
+fn level_8_plays_horde_with_its_net_and_chess_without() {
+    use chessplayx_rules::chess::HordeChess;
+
+    use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher};
+
+    let horde = HordeChess::start();
+    assert!(horde.net_evaluate().is_some());
+    assert!(Chess::start().net_evaluate().is_none());
+    let mut searcher = Searcher::<HordeChess>::new(1);
+    let r = searcher.search(
+        &horde,
+        &PositionHistory::new(),
+        &SearchLimits::nodes(2000),
+        SearchOptions::default(),
+        &mut |_| {},
+    );
+    let mut moves = Vec::new();
+    horde.legal_moves_into(&mut moves);
+    assert!(r.best_move.is_some_and(|m| moves.contains(&m)));
 }
