@@ -17,6 +17,7 @@ mod bench;
 mod eval;
 mod level;
 mod limits;
+pub mod nnue;
 mod position;
 mod rng;
 mod score;

@@ -239,6 +239,12 @@ pub struct Searcher<G: Evaluate> {
     plan: TimePlan,
     node_limit: Option<u64>,
     start: Instant,
+    /// Evaluate with the game's network where it has one (level 8).
+    use_net: bool,
+    /// Never use a network (see [`Searcher::set_hand_set_only`]).
+    hand_set_only: bool,
+    /// The network's accumulators of the last evaluation.
+    net_acc: Box<crate::nnue::Accumulator>,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -261,7 +267,17 @@ impl<G: Evaluate> Searcher<G> {
             plan: TimePlan::default(),
             node_limit: None,
             start: Instant::now(),
+            use_net: false,
+            hand_set_only: false,
+            net_acc: Box::default(),
         }
+    }
+
+    /// With `true`, level 8 too searches with the hand-set evaluation:
+    /// the self-play data the networks are trained on is generated so, to
+    /// stay the same whatever network is built in.
+    pub fn set_hand_set_only(&mut self, yes: bool) {
+        self.hand_set_only = yes;
     }
 
     /// Replaces the transposition table by one of about `hash_mb` MiB.
@@ -343,6 +359,22 @@ impl Color2 {
 #[inline]
 fn clamp_eval(v: i32) -> i32 {
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+impl<G: Evaluate> Searcher<G> {
+    /// The static evaluation the search uses: the network at level 8 in
+    /// games that have one, the hand-set evaluation otherwise; clamped
+    /// below the mate scores.
+    #[inline]
+    fn static_eval(&mut self, pos: &G) -> i32 {
+        let v = if self.use_net {
+            pos.net_evaluate_cached(&mut self.net_acc)
+                .unwrap_or_else(|| pos.evaluate())
+        } else {
+            pos.evaluate()
+        };
+        clamp_eval(v)
+    }
 }
 
 impl<G: Evaluate> Searcher<G> {

@@ -61,6 +61,13 @@ pub struct GenOptions {
     pub max_plies: u32,
     /// Seed of the random openings.
     pub seed: u64,
+    /// Also write each position's search score (centipawns, White's
+    /// point of view) between the FEN and the result, as the network
+    /// trainer's second target (`<fen>;<score>;<result>`).
+    pub with_score: bool,
+    /// Search with the game's network (level 8's evaluation) instead of
+    /// the hand-set one, e.g. to generate a next round of data.
+    pub with_net: bool,
 }
 
 /// What [`generate`] did.
@@ -114,6 +121,7 @@ fn generate_in<G: Tuned>(
     progress: &mut dyn FnMut(&GenReport),
 ) -> Result<GenReport, TuneError> {
     let mut searcher = Searcher::<G>::new(16);
+    searcher.set_hand_set_only(!opts.with_net);
     let mut rng = Rng::new(opts.seed);
     let mut report = GenReport::default();
     let mut moves = Vec::new();
@@ -139,8 +147,12 @@ fn generate_in<G: Tuned>(
             1 => "0.5",
             _ => "0",
         };
-        for fen in &fens {
-            writeln!(out, "{fen};{result}")?;
+        for (fen, cp) in &fens {
+            if opts.with_score {
+                writeln!(out, "{fen};{cp};{result}")?;
+            } else {
+                writeln!(out, "{fen};{result}")?;
+            }
         }
         report.games += 1;
         report.results[2 - white_score as usize] += 1;
@@ -173,12 +185,13 @@ fn random_opening<G: Evaluate>(
 }
 
 /// One game from `pos` at full strength within the node budget: its
-/// quiet positions as FEN and White's score (2 win, 1 draw, 0 loss).
+/// quiet positions as FEN with the search's score for White, and White's
+/// result (2 win, 1 draw, 0 loss).
 fn self_play<G: Tuned>(
     mut pos: G,
     opts: &GenOptions,
     searcher: &mut Searcher<G>,
-) -> (Vec<String>, u8) {
+) -> (Vec<(String, i32)>, u8) {
     let mut history = PositionHistory::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
     let mut fens = Vec::new();
@@ -213,7 +226,7 @@ fn self_play<G: Tuned>(
         };
         let white_cp = if pos.turn() == Color::White { cp } else { -cp };
         if !pos.is_check() && !pos.is_tactical(mv) && cp.abs() < ADJUDICATE_CP {
-            fens.push(pos.fen());
+            fens.push((pos.fen(), white_cp));
         }
         let sign = if white_cp >= ADJUDICATE_CP {
             1
@@ -404,6 +417,9 @@ fn load<G: FromFen>(data: &str) -> Result<(Vec<Sample<G>>, usize), TuneError> {
         let (fen, result) = line
             .rsplit_once(';')
             .ok_or_else(|| bad("no ';' before the result".into()))?;
+        // A search score between the two (`tune gen --with-score`) is
+        // for the network trainer; the fit uses only the result.
+        let fen = fen.split(';').next().unwrap_or(fen);
         let result: f64 = result
             .trim()
             .parse()

@@ -1,7 +1,8 @@
 //! `chessplayx tune gen|fit`: the evaluation tuning of docs/strength.md.
 //! `gen` plays self-play games and writes quiet positions with their
 //! results; `fit` fits the evaluation weights to such a file and prints
-//! the new weights (a Rust literal for the game's `PARAMS`).
+//! the new weights (a Rust literal for the game's `PARAMS`); `train-net`
+//! trains a game's network on positions written by `gen --with-score`.
 
 use std::{
     fs,
@@ -9,7 +10,10 @@ use std::{
     path::PathBuf,
 };
 
-use chessplayx_engine::tune::{self, FitOptions, GenOptions, TuneError};
+use chessplayx_engine::{
+    nnue::train::{self, TrainError, TrainOptions},
+    tune::{self, FitOptions, GenOptions, TuneError},
+};
 use chessplayx_rules::Variant;
 
 /// Arguments of `tune`.
@@ -25,6 +29,43 @@ enum TuneCommand {
     Gen(GenArgs),
     /// Fit the evaluation weights to positions written by `gen`.
     Fit(FitArgs),
+    /// Train a game's network on positions written by `gen --with-score`.
+    TrainNet(TrainArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct TrainArgs {
+    /// The game (chess or horde).
+    #[arg(long)]
+    variant: Variant,
+    /// Files written by `tune gen --with-score` (concatenated).
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Where to write the weight file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 4096)]
+    batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 1e-3)]
+    lr: f32,
+    /// Weight of the search score in the target (the rest: the result).
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the initial weights and the shuffling.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not add left-right mirrored copies of positions without
+    /// castling rights.
+    #[arg(long)]
+    no_mirror: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -47,6 +88,14 @@ struct GenArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write each position's search score (centipawns, White's view)
+    /// too, as `<fen>;<score>;<result>`, for `tune train-net`.
+    #[arg(long)]
+    with_score: bool,
+    /// Search with the game's network instead of the hand-set evaluation
+    /// (the documented data recipe does not).
+    #[arg(long)]
+    with_net: bool,
     /// Output file (standard output if not given).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -88,6 +137,9 @@ pub(crate) enum TuneCliError {
     /// Generating or fitting failed.
     #[error(transparent)]
     Tune(#[from] TuneError),
+    /// Training the network failed.
+    #[error(transparent)]
+    Train(#[from] TrainError),
     /// Writing the report failed.
     #[error("writing output: {0}")]
     Output(io::Error),
@@ -103,6 +155,8 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliErr
                 random_plies: a.random_plies,
                 max_plies: a.max_plies,
                 seed: a.seed,
+                with_score: a.with_score,
+                with_net: a.with_net,
             };
             let mut progress = |r: &tune::GenReport| {
                 if r.games.is_multiple_of(50) {
@@ -133,15 +187,7 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliErr
             Ok(())
         }
         TuneCommand::Fit(a) => {
-            let mut data = String::new();
-            for path in &a.data {
-                let text = fs::read_to_string(path).map_err(|source| TuneCliError::File {
-                    path: path.clone(),
-                    source,
-                })?;
-                data.push_str(&text);
-                data.push('\n');
-            }
+            let data = read_all(&a.data)?;
             let opts = FitOptions {
                 step: a.step,
                 max_passes: a.max_passes,
@@ -152,5 +198,54 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliErr
             let report = tune::fit(a.variant, &data, &opts, &mut |line| eprintln!("{line}"))?;
             write!(out, "{}", report.render()).map_err(TuneCliError::Output)
         }
+        TuneCommand::TrainNet(a) => train_net(a, out),
     }
+}
+
+/// `tune train-net`: reads the data, trains, writes the weight file.
+fn train_net(a: &TrainArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
+    let data = read_all(&a.data)?;
+    let opts = TrainOptions {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lambda: a.lambda,
+        threads: a.threads,
+        seed: a.seed,
+        mirror: !a.no_mirror,
+    };
+    let trained = train::train(a.variant, &data, &opts, &mut |r| eprintln!("{r}"))?;
+    fs::write(&a.out, &trained.file).map_err(|source| TuneCliError::File {
+        path: a.out.clone(),
+        source,
+    })?;
+    let last = trained
+        .epochs
+        .get(trained.best_epoch.saturating_sub(1) as usize);
+    writeln!(
+        out,
+        "{} positions trained on, {} held out; kept epoch {}, validation loss {:.6} (hand-set evaluation alone: {:.6}); wrote {} ({} bytes)",
+        trained.sizes.0,
+        trained.sizes.1,
+        trained.best_epoch,
+        last.map_or(f64::NAN, |r| r.valid_loss),
+        trained.handset_valid_loss,
+        a.out.display(),
+        trained.file.len()
+    )
+    .map_err(TuneCliError::Output)
+}
+
+/// The files concatenated.
+fn read_all(paths: &[PathBuf]) -> Result<String, TuneCliError> {
+    let mut data = String::new();
+    for path in paths {
+        let text = fs::read_to_string(path).map_err(|source| TuneCliError::File {
+            path: path.clone(),
+            source,
+        })?;
+        data.push_str(&text);
+        data.push('\n');
+    }
+    Ok(data)
 }

@@ -48,6 +48,11 @@ pub(crate) trait Eval8: Rules {
 
     /// [`Evaluate::null_move`].
     fn null_move(pos: &Position<Self>) -> Option<Position<Self>>;
+
+    /// The game's network, if it has one.
+    fn net() -> Option<&'static crate::nnue::Network> {
+        None
+    }
 }
 
 impl<R: Eval8> Tuned for Position<R> {
@@ -126,6 +131,18 @@ impl<R: Eval8> Evaluate for Position<R> {
 
     fn null_move(&self) -> Option<Self> {
         R::null_move(self)
+    }
+
+    #[inline]
+    fn net_evaluate(&self) -> Option<i32> {
+        R::net().map(|n| R::evaluate_with(self, &R::PARAMS) + n.evaluate(self.board(), self.turn()))
+    }
+
+    #[inline]
+    fn net_evaluate_cached(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
+        R::net().map(|n| {
+            R::evaluate_with(self, &R::PARAMS) + n.evaluate_cached(self.board(), self.turn(), acc)
+        })
     }
 }
 

@@ -183,6 +183,10 @@ impl Eval8 for Horde {
         v + p.tempo
     }
 
+    fn net() -> Option<&'static crate::nnue::Network> {
+        crate::nnue::horde()
+    }
+
     /// The horde is destroyed.
     fn lost(pos: &HordeChess) -> bool {
         pos.turn() == Color::White && pos.board().by_color(Color::White).is_empty()

@@ -86,6 +86,23 @@ pub trait Evaluate: Game {
     /// here: never in check, never for a side that may be in zugzwang
     /// (Horde's pawns, sides without pieces).
     fn null_move(&self) -> Option<Self>;
+
+    /// The trained network's evaluation (centipawns, side to move): the
+    /// hand-set evaluation plus the network's correction, for games that
+    /// have a network; `None` for the others. Level 8 plays
+    /// with it, the lower levels keep [`Evaluate::evaluate`] they were
+    /// calibrated with.
+    fn net_evaluate(&self) -> Option<i32> {
+        None
+    }
+
+    /// [`Evaluate::net_evaluate`], updating the accumulators in `acc`
+    /// (kept by the search between evaluations) instead of rebuilding
+    /// them.
+    fn net_evaluate_cached(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
+        let _ = acc;
+        self.net_evaluate()
+    }
 }
 
 /// The numbers an evaluation is made of, as the tuner sees them: each one

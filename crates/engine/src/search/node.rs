@@ -102,11 +102,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         self.count_node(ply);
         if ply >= MAX_PLY - 2 {
-            return if in_check {
-                0
-            } else {
-                clamp_eval(pos.evaluate())
-            };
+            return if in_check { 0 } else { self.static_eval(pos) };
         }
 
         let key = pos.zobrist();
@@ -123,7 +119,7 @@ impl<G: Evaluate> Searcher<G> {
         let eval = if in_check {
             -INFINITE
         } else {
-            let raw = hit.map_or_else(|| clamp_eval(pos.evaluate()), |h| h.eval);
+            let raw = hit.map_or_else(|| self.static_eval(pos), |h| h.eval);
             // A stored bound on the true value is a better guess.
             match hit {
                 Some(h) if h.score.abs() < MATE_BOUND => match h.bound {
@@ -413,11 +409,7 @@ impl<G: Evaluate> Searcher<G> {
             return 0;
         }
         if ply >= MAX_PLY - 2 {
-            return if in_check {
-                0
-            } else {
-                clamp_eval(pos.evaluate())
-            };
+            return if in_check { 0 } else { self.static_eval(pos) };
         }
         let pv_node = beta - alpha > 1;
         let key = pos.zobrist();
@@ -431,7 +423,7 @@ impl<G: Evaluate> Searcher<G> {
         let stand = if in_check {
             -INFINITE
         } else {
-            hit.map_or_else(|| clamp_eval(pos.evaluate()), |h| h.eval)
+            hit.map_or_else(|| self.static_eval(pos), |h| h.eval)
         };
         let mut best = stand;
         if !in_check {

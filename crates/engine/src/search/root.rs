@@ -20,6 +20,13 @@ impl<G: Evaluate> Searcher<G> {
         self.plan = TimePlan::new(limits, self.start, options.deadline);
         self.node_limit = limits.nodes;
         self.stop = options.stop;
+        let use_net = options.level == crate::Level::Eight && !self.hand_set_only;
+        if use_net != self.use_net {
+            // The table stores static evaluations: one search must not read
+            // the other evaluation's (levels 1-7 stay as calibrated).
+            self.tt.clear();
+            self.use_net = use_net;
+        }
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;

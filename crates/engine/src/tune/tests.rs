@@ -11,6 +11,8 @@ fn small_data(variant: Variant, games: u32) -> String {
         random_plies: 8,
         max_plies: 200,
         seed: 5,
+        with_score: false,
+        with_net: false,
     };
     let report =
         generate(variant, &opts, &mut out, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));

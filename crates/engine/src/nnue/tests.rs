@@ -1,0 +1,189 @@
+//! Unit tests of the network: the built-in file, the symmetry the
+//! perspective design promises, a sanity check of what it learnt, and
+//! the trainer on a little self-play data.
+
+use chessplayx_rules::{Color, Variant, chess::Chess};
+
+use super::{FILE_BYTES, Network, chess, train};
+use crate::{
+    Evaluate,
+    tune::{self, GenOptions},
+};
+
+fn pos(fen: &str) -> Chess {
+    Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"))
+}
+
+/// The hand-set evaluation plus the chess net's correction (what level
+/// 8 plays with when the net is switched on).
+fn net_eval(fen: &str) -> i32 {
+    let p = pos(fen);
+    let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
+    p.evaluate() + net.evaluate(p.board(), p.turn())
+}
+
+/// The same position with the colours swapped and the board mirrored
+/// top to bottom (so the other side has the move and the same game).
+fn flipped(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let turn = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_owned()
+    } else {
+        let mut c: Vec<char> = swap(f[2]).chars().collect();
+        c.sort_unstable();
+        c.into_iter().collect()
+    };
+    let ep = if f[3] == "-" {
+        "-".to_owned()
+    } else {
+        let (file, rank) = f[3].split_at(1);
+        format!("{file}{}", if rank == "3" { "6" } else { "3" })
+    };
+    format!(
+        "{} {turn} {castling} {ep} {} {}",
+        board.join("/"),
+        f[4],
+        f[5]
+    )
+}
+
+#[test]
+fn the_built_in_nets_parse_and_have_their_size() {
+    assert_eq!(super::CHESS_BYTES.len(), FILE_BYTES);
+    assert!(chess().is_some());
+    assert_eq!(super::HORDE_BYTES.len(), FILE_BYTES);
+    assert!(super::horde().is_some());
+}
+
+#[test]
+fn broken_files_are_refused_without_panic() {
+    let good = super::CHESS_BYTES;
+    assert!(Network::parse(&good[..good.len() - 1]).is_err());
+    assert!(Network::parse(&[]).is_err());
+    assert!(Network::parse(b"CPXNNUE1\x01\0\0\0\x80\0\0\0").is_err());
+    let mut bad = good.to_vec();
+    bad[0] = b'X';
+    assert!(Network::parse(&bad).is_err());
+}
+
+#[test]
+fn the_evaluation_is_colour_symmetric() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 0 5",
+        "8/5pk1/6p1/8/3R4/6P1/5PKP/8 w - - 0 40",
+        "4k3/8/8/8/8/8/3QK3/8 b - - 0 1",
+    ] {
+        let g = flipped(fen);
+        assert_ne!(pos(fen).turn(), pos(&g).turn());
+        assert_eq!(net_eval(fen), net_eval(&g), "{fen} / {g}");
+    }
+}
+
+#[test]
+fn a_clearly_won_position_scores_clearly_positive() {
+    // White: queen and rook up; from either side's move, White is far ahead.
+    let fen = "4k3/pppppppp/8/8/8/8/PPPPPPPP/RQ2K2R w K - 0 1";
+    assert!(net_eval(fen) > 300, "{}", net_eval(fen));
+    let black = "4k3/pppppppp/8/8/8/8/PPPPPPPP/RQ2K2R b K - 0 1";
+    assert!(net_eval(black) < -300, "{}", net_eval(black));
+    let start = net_eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(start.abs() < 100, "{start}");
+}
+
+#[test]
+fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
+    let mut data = Vec::new();
+    let opts = GenOptions {
+        games: 6,
+        nodes: 300,
+        random_plies: 8,
+        max_plies: 200,
+        seed: 3,
+        with_score: true,
+        with_net: false,
+    };
+    tune::generate(Variant::Chess, &opts, &mut data, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    let text = String::from_utf8(data).unwrap_or_else(|e| unreachable!("{e}"));
+    assert!(text.lines().all(|l| l.split(';').count() == 3), "{text}");
+    let topts = train::TrainOptions {
+        epochs: 8,
+        batch: 64,
+        ..train::TrainOptions::default()
+    };
+    let t = train::train(Variant::Chess, &text, &topts, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    let (first, last) = (t.epochs[0], t.epochs[t.epochs.len() - 1]);
+    assert!(last.train_loss < first.train_loss, "{first} / {last}");
+    let net = Network::parse(&t.file).unwrap_or_else(|e| unreachable!("{e}"));
+    // Same file, same seed: training is deterministic.
+    let again = train::train(Variant::Chess, &text, &topts, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    assert_eq!(t.file, again.file);
+    let p = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let _ = net.evaluate(p.board(), Color::White);
+    assert!(train::train(Variant::Atomic, &text, &topts, &mut |_| {}).is_err());
+    assert!(train::train(Variant::Chess, "8/8 w;1;x", &topts, &mut |_| {}).is_err());
+}
+
+#[test]
+fn updated_accumulators_give_what_a_refresh_gives() {
+    let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
+    let mut acc = super::Accumulator::default();
+    let mut rng = crate::Rng::new(11);
+    let mut moves = Vec::new();
+    for _ in 0..20 {
+        let mut p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        for _ in 0..60 {
+            // A child, then sometimes a jump back to an earlier kind of
+            // position: both paths (update and refresh) are taken.
+            assert_eq!(
+                net.evaluate_cached(p.board(), p.turn(), &mut acc),
+                net.evaluate(p.board(), p.turn())
+            );
+            moves.clear();
+            p.legal_moves_into(&mut moves);
+            if moves.is_empty() || p.outcome().is_some() {
+                break;
+            }
+            let n = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+            p.play(moves[rng.below(n) as usize]);
+        }
+    }
+}
+
+#[test]
+fn level_8_plays_horde_with_its_net_and_chess_without() {
+    use chessplayx_rules::chess::HordeChess;
+
+    use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher};
+
+    let horde = HordeChess::start();
+    assert!(horde.net_evaluate().is_some());
+    assert!(Chess::start().net_evaluate().is_none());
+    let mut searcher = Searcher::<HordeChess>::new(1);
+    let r = searcher.search(
+        &horde,
+        &PositionHistory::new(),
+        &SearchLimits::nodes(2000),
+        SearchOptions::default(),
+        &mut |_| {},
+    );
+    let mut moves = Vec::new();
+    horde.legal_moves_into(&mut moves);
+    assert!(r.best_move.is_some_and(|m| moves.contains(&m)));
+}

@@ -1,0 +1,561 @@
+//! The network's trainer: float weights, Adam, mini-batches shared over
+//! threads. The network learns a correction to the hand-set evaluation
+//! (`out = net + handset / SCALE`): with a few hundred thousand positions
+//! a net alone overfits and plays far worse, while a correction starts
+//! from what the hand-set evaluation knows. The loss is the squared error
+//! between `sigmoid(out)` and the target
+//! `λ·sigmoid(score / SCALE) + (1 − λ)·result` (both for the side to
+//! move), the last tenth of the positions (whole games) held out to report
+//! the validation loss.
+//!
+//! Positions are lines `<fen>;<score>;<result>` as `chessplayx tune gen
+//! --with-score` writes them (score in centipawns and result 1/0.5/0,
+//! both for White).
+
+use std::{fmt, time::Instant};
+
+use chessplayx_rules::{
+    Color, Variant,
+    chess::{Board, Chess, HordeChess},
+};
+
+use super::{HIDDEN, INPUTS, Network, SCALE, for_each_feature};
+use crate::{Evaluate, Rng};
+
+/// Why training failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A line is not `<fen>;<score>;<result>`.
+    #[error("line {line}: {reason}")]
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// No position to train on.
+    #[error("no position to train on")]
+    NoData,
+    /// This game has no network.
+    #[error("{0:?} has no network")]
+    NoNetwork(Variant),
+}
+
+/// How [`train`] runs.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// Adam's step size (divided by 10 for the last quarter of epochs).
+    pub lr: f32,
+    /// Weight of the search score in the target (the rest is the result).
+    pub lambda: f32,
+    /// Threads sharing each batch.
+    pub threads: usize,
+    /// Seed of the initial weights and the shuffling.
+    pub seed: u64,
+    /// Also train on each position without castling rights mirrored
+    /// left to right (held-out positions are never mirrored).
+    pub mirror: bool,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        Self {
+            epochs: 20,
+            batch: 4096,
+            lr: 1e-3,
+            lambda: 0.75,
+            threads: 1,
+            seed: 1,
+            mirror: true,
+        }
+    }
+}
+
+/// One epoch's losses.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    /// 1-based epoch.
+    pub epoch: u32,
+    /// Mean loss over the training positions (while training).
+    pub train_loss: f64,
+    /// Mean loss over the held-out positions after the epoch.
+    pub valid_loss: f64,
+    /// Seconds since the start.
+    pub seconds: f64,
+}
+
+impl fmt::Display for EpochReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "epoch {}: train {:.6}, validation {:.6} ({:.0} s)",
+            self.epoch, self.train_loss, self.valid_loss, self.seconds
+        )
+    }
+}
+
+/// Positions as pieces and targets, compact: the features are rebuilt
+/// per batch from the pieces.
+#[derive(Debug, Default)]
+struct Data {
+    /// Per position: features for White and for Black, interleaved.
+    features: Vec<u16>,
+    /// Start of each position's features (one extra at the end).
+    offsets: Vec<u32>,
+    white_to_move: Vec<bool>,
+    /// Target for the side to move.
+    target: Vec<f32>,
+    /// The hand-set evaluation for the side to move, in units of
+    /// `SCALE`: the network learns a correction on top of it.
+    base: Vec<f32>,
+    /// Summed loss of the hand-set evaluation on these positions (as
+    /// `sigmoid(eval / SCALE)`): what the network must beat.
+    handset_loss: f64,
+}
+
+impl Data {
+    /// Adds a position; `mirror` flips it left to right (`^ 7` flips a
+    /// feature's file), the same game when no side may castle.
+    fn push(&mut self, board: &Board, turn: Color, target: f32, base: f32, mirror: bool) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        let m = if mirror { 7 } else { 0 };
+        for_each_feature(board, |w, b| {
+            self.features.push((w ^ m) as u16);
+            self.features.push((b ^ m) as u16);
+        });
+        self.offsets.push(self.features.len() as u32);
+        self.white_to_move.push(turn == Color::White);
+        self.target.push(target);
+        self.base.push(base);
+    }
+
+    fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    /// Features of position `i` as (side to move's, other side's), and
+    /// its target.
+    fn sample(&self, i: usize) -> (impl Iterator<Item = (usize, usize)> + '_, f32) {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        let white = self.white_to_move[i];
+        let it = self.features[a..b].chunks_exact(2).map(move |p| {
+            let (w, bl) = (usize::from(p[0]), usize::from(p[1]));
+            if white { (w, bl) } else { (bl, w) }
+        });
+        (it, self.target[i])
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Reads the data into training and held-out sets (the last tenth).
+fn load(
+    variant: Variant,
+    text: &str,
+    lambda: f32,
+    mirror: bool,
+) -> Result<(Data, Data), TrainError> {
+    let (mut train, mut valid) = (Data::default(), Data::default());
+    let is_data = |l: &&str| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#')
+    };
+    // The last tenth is held out: a game's positions are consecutive
+    // lines, so these are (all but one) whole games the net never saw;
+    // every tenth line would be neighbours of training positions.
+    let total = text.lines().filter(is_data).count();
+    let first_held = total - total / 10;
+    let mut n = 0usize;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| TrainError::BadLine {
+            line: i + 1,
+            reason,
+        };
+        let mut parts = line.split(';');
+        let (Some(fen), Some(score), Some(result), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad("not <fen>;<score>;<result>".into()));
+        };
+        let score: f32 = score
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("score {score:?}")))?;
+        let result: f32 = result
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("result {result:?}")))?;
+        let (board, turn, handset) = match variant {
+            Variant::Chess => {
+                let p = Chess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
+                (*p.board(), p.turn(), p.evaluate())
+            }
+            Variant::Horde => {
+                let p = HordeChess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
+                (*p.board(), p.turn(), p.evaluate())
+            }
+            v => return Err(TrainError::NoNetwork(v)),
+        };
+        let (score, result) = if turn == Color::White {
+            (score, result)
+        } else {
+            (-score, 1.0 - result)
+        };
+        let target = lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result;
+        let held = n >= first_held;
+        let set = if held { &mut valid } else { &mut train };
+        let base = handset as f32 / SCALE as f32;
+        set.push(&board, turn, target, base, false);
+        let e = sigmoid(handset as f32 / SCALE as f32) - target;
+        set.handset_loss += f64::from(e * e);
+        // Without castling rights the game is symmetric left to right:
+        // the mirror image is a second training position for free.
+        if mirror && !held && fen.split_whitespace().nth(2) == Some("-") {
+            train.push(&board, turn, target, base, true);
+        }
+        n += 1;
+    }
+    if train.len() == 0 {
+        return Err(TrainError::NoData);
+    }
+    Ok((train, valid))
+}
+
+/// Float weights (or their gradients, or Adam's moments): `w1` is
+/// feature-major, `w2` the side to move's half first.
+#[derive(Clone, Debug)]
+struct Weights {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+/// Largest magnitude of a hidden weight: keeps the quantised i16
+/// accumulator (`QA` per unit) far from overflow with 52 pieces (Horde).
+const W1_CLIP: f32 = 1.98;
+/// Largest magnitude of an output weight.
+const W2_CLIP: f32 = 4.0;
+
+impl Weights {
+    fn zero() -> Self {
+        Self {
+            w1: vec![0.0; INPUTS * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
+            b2: 0.0,
+        }
+    }
+
+    fn random(rng: &mut Rng) -> Self {
+        let mut uniform = |scale: f32| {
+            let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (u * 2.0 - 1.0) * scale
+        };
+        let mut w = Self::zero();
+        w.w1.iter_mut().for_each(|v| *v = uniform(0.1));
+        // Output weights start at zero: the untrained correction is
+        // none, so training starts from the hand-set evaluation's loss.
+        w
+    }
+
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1
+            .iter_mut()
+            .chain(&mut self.b1)
+            .chain(&mut self.w2)
+            .chain(std::iter::once(&mut self.b2))
+    }
+
+    fn add(&mut self, o: &Self) {
+        for (a, b) in self.params_mut().zip(o.params()) {
+            *a += b;
+        }
+    }
+
+    fn params(&self) -> impl Iterator<Item = f32> + '_ {
+        self.w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(std::iter::once(&self.b2))
+            .copied()
+    }
+
+    /// Output, hidden pre-activations of both halves, for one position.
+    fn forward(
+        &self,
+        feats: impl Iterator<Item = (usize, usize)>,
+        acc: &mut [[f32; HIDDEN]; 2],
+    ) -> f32 {
+        for half in acc.iter_mut() {
+            half.copy_from_slice(&self.b1);
+        }
+        for (us, them) in feats {
+            let (ru, rt) = (
+                &self.w1[us * HIDDEN..][..HIDDEN],
+                &self.w1[them * HIDDEN..][..HIDDEN],
+            );
+            for j in 0..HIDDEN {
+                acc[0][j] += ru[j];
+                acc[1][j] += rt[j];
+            }
+        }
+        let mut out = self.b2;
+        for (h, half) in acc.iter().enumerate() {
+            let w2 = &self.w2[h * HIDDEN..][..HIDDEN];
+            for j in 0..HIDDEN {
+                out += half[j].clamp(0.0, 1.0) * w2[j];
+            }
+        }
+        out
+    }
+}
+
+/// Loss summed over `idx` of `data`, with gradients added into `grad`
+/// when given.
+fn run_batch(w: &Weights, data: &Data, idx: &[usize], mut grad: Option<&mut Weights>) -> f64 {
+    let mut acc = [[0f32; HIDDEN]; 2];
+    let mut loss = 0f64;
+    for &i in idx {
+        let (feats, target) = data.sample(i);
+        let out = w.forward(feats, &mut acc) + data.base[i];
+        let p = sigmoid(out);
+        let err = p - target;
+        loss += f64::from(err * err);
+        let Some(g) = grad.as_deref_mut() else {
+            continue;
+        };
+        let d = 2.0 * err * p * (1.0 - p);
+        g.b2 += d;
+        let mut dacc = [[0f32; HIDDEN]; 2];
+        for h in 0..2 {
+            let w2 = &w.w2[h * HIDDEN..][..HIDDEN];
+            let g2 = &mut g.w2[h * HIDDEN..][..HIDDEN];
+            for j in 0..HIDDEN {
+                let a = acc[h][j];
+                g2[j] += d * a.clamp(0.0, 1.0);
+                if a > 0.0 && a < 1.0 {
+                    dacc[h][j] = d * w2[j];
+                }
+            }
+        }
+        for ((b, d0), d1) in g.b1.iter_mut().zip(&dacc[0]).zip(&dacc[1]) {
+            *b += d0 + d1;
+        }
+        let (feats, _) = data.sample(i);
+        for (us, them) in feats {
+            for (h, f) in [(0, us), (1, them)] {
+                let row = &mut g.w1[f * HIDDEN..][..HIDDEN];
+                for (r, d) in row.iter_mut().zip(&dacc[h]) {
+                    *r += d;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// Loss and gradient of a batch, split over `threads`.
+fn batch_gradient(w: &Weights, data: &Data, idx: &[usize], grads: &mut [Weights]) -> f64 {
+    let size = idx.len().div_ceil(grads.len()).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = idx
+            .chunks(size)
+            .zip(grads.iter_mut())
+            .map(|(chunk, g)| {
+                scope.spawn(move || {
+                    *g = Weights::zero();
+                    run_batch(w, data, chunk, Some(g))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    })
+}
+
+/// Mean loss over all of `data`, shared over `threads`.
+fn mean_loss(w: &Weights, data: &Data, threads: usize) -> f64 {
+    if data.len() == 0 {
+        return 0.0;
+    }
+    let idx: Vec<usize> = (0..data.len()).collect();
+    let size = idx.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = idx
+            .chunks(size)
+            .map(|c| scope.spawn(move || run_batch(w, data, c, None)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    });
+    total / data.len() as f64
+}
+
+/// Adam's state.
+#[derive(Debug)]
+struct Adam {
+    m: Weights,
+    v: Weights,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, w: &mut Weights, g: &Weights, lr: f32, n: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let moments = self.m.params_mut().zip(self.v.params_mut());
+        for ((p, gi), (m, v)) in w.params_mut().zip(g.params()).zip(moments) {
+            let gi = gi / n;
+            *m = B1 * *m + (1.0 - B1) * gi;
+            *v = B2 * *v + (1.0 - B2) * gi * gi;
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+        }
+        w.w1.iter_mut()
+            .for_each(|v| *v = v.clamp(-W1_CLIP, W1_CLIP));
+        w.w2.iter_mut()
+            .for_each(|v| *v = v.clamp(-W2_CLIP, W2_CLIP));
+    }
+}
+
+/// What [`train`] produced.
+#[derive(Debug)]
+pub struct Trained {
+    /// Positions trained on and held out.
+    pub sizes: (usize, usize),
+    /// Mean loss of the hand-set evaluation on the held-out positions
+    /// (the same target, its centipawns through the same sigmoid).
+    pub handset_valid_loss: f64,
+    /// Every epoch's losses.
+    pub epochs: Vec<EpochReport>,
+    /// The epoch whose weights were kept (lowest validation loss).
+    pub best_epoch: u32,
+    /// The quantised weight file.
+    pub file: Vec<u8>,
+}
+
+/// Trains `variant`'s network on `data` (lines as [`super::train`]'s
+/// module documentation says). `progress` hears of each epoch.
+///
+/// # Errors
+///
+/// [`TrainError`] for data that does not parse or a game without a net.
+pub fn train(
+    variant: Variant,
+    data: &str,
+    opts: &TrainOptions,
+    progress: &mut dyn FnMut(&EpochReport),
+) -> Result<Trained, TrainError> {
+    let (train, valid) = load(variant, data, opts.lambda, opts.mirror)?;
+    let clock = Instant::now();
+    let mut rng = Rng::new(opts.seed);
+    let mut w = Weights::random(&mut rng);
+    let mut adam = Adam {
+        m: Weights::zero(),
+        v: Weights::zero(),
+        t: 0,
+    };
+    let threads = opts.threads.max(1);
+    let mut grads = vec![Weights::zero(); threads];
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut epochs = Vec::new();
+    let mut best = (f64::INFINITY, 0, w.clone());
+    for epoch in 1..=opts.epochs {
+        for i in (1..order.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        let lr = if epoch * 4 > opts.epochs * 3 {
+            opts.lr / 10.0
+        } else {
+            opts.lr
+        };
+        let mut loss = 0f64;
+        for idx in order.chunks(opts.batch.max(1)) {
+            loss += batch_gradient(&w, &train, idx, &mut grads);
+            let (first, rest) = grads.split_at_mut(1);
+            for g in rest.iter() {
+                first[0].add(g);
+            }
+            adam.step(&mut w, &first[0], lr, idx.len() as f32);
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss: loss / train.len() as f64,
+            valid_loss: mean_loss(&w, &valid, threads),
+            seconds: clock.elapsed().as_secs_f64(),
+        };
+        progress(&report);
+        epochs.push(report);
+        // Early stopping: the data is small, the net overfits after a few
+        // epochs, and the held-out games say when.
+        if valid.len() == 0 || report.valid_loss < best.0 {
+            best = (report.valid_loss, epoch, w.clone());
+        }
+    }
+    let (_, best_epoch, w) = best;
+    Ok(Trained {
+        sizes: (train.len(), valid.len()),
+        handset_valid_loss: valid.handset_loss / valid.len().max(1) as f64,
+        best_epoch,
+        epochs,
+        file: Network::quantise(&w.w1, &w.b1, &w.w2, w.b2),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use chessplayx_rules::chess::Chess;
+
+    use super::*;
+
+    /// The quantised network computes what the float one does, to within
+    /// rounding (a few centipawns).
+    #[test]
+    fn quantised_inference_matches_the_float_network() {
+        let mut w = Weights::random(&mut Rng::new(9));
+        w.b1.iter_mut().for_each(|v| *v = 0.3);
+        let mut rng = Rng::new(4);
+        for v in &mut w.w2 {
+            *v = ((rng.next_u64() % 2001) as f32 - 1000.0) / 10_000.0;
+        }
+        w.b2 = 0.05;
+        let net = Network::parse(&Network::quantise(&w.w1, &w.b1, &w.w2, w.b2))
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R b KQkq - 0 5",
+        ] {
+            let p = Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            let mut d = Data::default();
+            d.push(p.board(), p.turn(), 0.5, 0.0, false);
+            let mut acc = [[0f32; HIDDEN]; 2];
+            let float_cp = w.forward(d.sample(0).0, &mut acc) * SCALE as f32;
+            let int_cp = net.evaluate(p.board(), p.turn());
+            assert!(
+                (float_cp - int_cp as f32).abs() < 8.0,
+                "{fen}: float {float_cp}, quantised {int_cp}"
+            );
+        }
+    }
+}
