@@ -1,5 +1,6 @@
 //! A small NNUE-style evaluation for the 8×8 games that have a trained
-//! network (chess first): 768 inputs (piece colour relative to the
+//! network (Horde plays one at level 8; chess's is built in but off, as it
+//! did not gain: docs/strength-nnue.md): 768 inputs (piece colour relative to the
 //! perspective × 6 roles × 64 squares, flipped for Black), one hidden
 //! layer of [`HIDDEN`] per perspective with clipped ReLU, both halves
 //! (side to move first) into one output scaled to centipawns. The output
@@ -7,9 +8,10 @@
 //! why), so [`Network::evaluate`] alone is not an evaluation.
 //!
 //! Inference is integer (i16 weights and accumulators, i32 output sum) in
-//! plain loops over fixed-size arrays, which rustc vectorises; the
-//! accumulators are rebuilt for every evaluation (no incremental update
-//! yet: the search copies positions, and a refresh is ~30 row additions).
+//! plain loops over fixed-size arrays, which rustc vectorises. The search
+//! copies positions, so it has no make/unmake to hook an update into: the
+//! searcher keeps the last evaluation's accumulators and applies the
+//! bitboard differences to the next board (a child or sibling, a few rows).
 //! The weights are built into the binary (`include_bytes!`), so the
 //! engine stays one self-contained file and `bench` stays deterministic.
 //! [`train`] fits them; docs/strength-nnue.md has the recipe.
