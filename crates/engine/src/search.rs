@@ -368,7 +368,7 @@ impl<G: Evaluate> Searcher<G> {
     #[inline]
     fn static_eval(&mut self, pos: &G) -> i32 {
         let v = if self.use_net {
-            pos.net_evaluate_cached(&mut self.net_acc)
+            pos.net_evaluate(&mut self.net_acc)
                 .unwrap_or_else(|| pos.evaluate())
         } else {
             pos.evaluate()

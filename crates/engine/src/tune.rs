@@ -398,6 +398,16 @@ struct Sample<G> {
     result: f64,
 }
 
+/// The data lines of a positions file (`tune gen`'s output, read by the
+/// fit and by the network trainer): trimmed, with their 0-based line
+/// index, blank lines and `#` comments left out.
+pub(crate) fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+}
+
 /// Parses the data; drops positions that are not quiet (in check, or with
 /// a capture that wins material by static exchange), where the static
 /// evaluation says little about the result.
@@ -405,11 +415,7 @@ fn load<G: FromFen>(data: &str) -> Result<(Vec<Sample<G>>, usize), TuneError> {
     let mut samples = Vec::new();
     let mut skipped = 0;
     let mut moves = Vec::new();
-    for (i, line) in data.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (i, line) in data_lines(data) {
         let bad = |reason: String| TuneError::BadLine {
             line: i + 1,
             reason,

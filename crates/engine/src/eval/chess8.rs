@@ -134,12 +134,7 @@ impl<R: Eval8> Evaluate for Position<R> {
     }
 
     #[inline]
-    fn net_evaluate(&self) -> Option<i32> {
-        R::net().map(|n| R::evaluate_with(self, &R::PARAMS) + n.evaluate(self.board(), self.turn()))
-    }
-
-    #[inline]
-    fn net_evaluate_cached(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
+    fn net_evaluate(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
         R::net().map(|n| {
             R::evaluate_with(self, &R::PARAMS) + n.evaluate_cached(self.board(), self.turn(), acc)
         })

@@ -91,17 +91,11 @@ pub trait Evaluate: Game {
     /// hand-set evaluation plus the network's correction, for games that
     /// have a network; `None` for the others. Level 8 plays
     /// with it, the lower levels keep [`Evaluate::evaluate`] they were
-    /// calibrated with.
-    fn net_evaluate(&self) -> Option<i32> {
-        None
-    }
-
-    /// [`Evaluate::net_evaluate`], updating the accumulators in `acc`
-    /// (kept by the search between evaluations) instead of rebuilding
-    /// them.
-    fn net_evaluate_cached(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
+    /// calibrated with. `acc` holds the accumulators of the last call
+    /// (kept by the search), which are updated rather than rebuilt.
+    fn net_evaluate(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
         let _ = acc;
-        self.net_evaluate()
+        None
     }
 }
 

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use chessplayx_rules::{
     Color,
-    chess::{Board, Role},
+    chess::{Bitboard, Board, Role},
 };
 
 /// Input features: 2 relative colours × 6 roles × 64 squares.
@@ -172,13 +172,8 @@ impl Network {
     /// (a correction to the hand-set evaluation).
     #[must_use]
     pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
-        let mut acc = [self.b1; 2];
-        let (us, them) = if turn == Color::White { (0, 1) } else { (1, 0) };
-        for_each_feature(board, |white, black| {
-            add_row(&mut acc[us], &self.w1[white]);
-            add_row(&mut acc[them], &self.w1[black]);
-        });
-        self.output(&acc[0], &acc[1])
+        // An empty cache has no board to update from: a full refresh.
+        self.evaluate_cached(board, turn, &mut Accumulator::default())
     }
 }
 
@@ -229,35 +224,35 @@ impl Network {
     /// Moves `acc` from `old` to `new`; `false` (untouched) when too many
     /// pieces differ.
     fn update(&self, old: &Board, new: &Board, acc: &mut [[i16; HIDDEN]; 2]) -> bool {
-        let diff = |color, role| {
+        // Each (colour, role)'s squares left and reached, found once and
+        // both counted and applied.
+        let mut diffs = [(Color::White, Role::Pawn, Bitboard::EMPTY, Bitboard::EMPTY); 12];
+        let mut changed = 0;
+        for (slot, (color, role)) in diffs.iter_mut().zip(
+            Color::ALL
+                .into_iter()
+                .flat_map(|c| Role::ALL.into_iter().map(move |r| (c, r))),
+        ) {
             let o = old.by_color(color) & old.by_role(role);
             let n = new.by_color(color) & new.by_role(role);
-            (o & !n, n & !o)
-        };
-        let mut changed = 0;
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let (gone, came) = diff(color, role);
-                changed += gone.count() + came.count();
-            }
+            let (gone, came) = (o & !n, n & !o);
+            changed += gone.count() + came.count();
+            *slot = (color, role, gone, came);
         }
         if changed > MAX_UPDATE {
             return false;
         }
         let [white, black] = acc;
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let (gone, came) = diff(color, role);
-                for sq in gone {
-                    let s = sq.index();
-                    sub_row(white, &self.w1[feature(Color::White, color, role, s)]);
-                    sub_row(black, &self.w1[feature(Color::Black, color, role, s)]);
-                }
-                for sq in came {
-                    let s = sq.index();
-                    add_row(white, &self.w1[feature(Color::White, color, role, s)]);
-                    add_row(black, &self.w1[feature(Color::Black, color, role, s)]);
-                }
+        for &(color, role, gone, came) in &diffs {
+            for sq in gone {
+                let s = sq.index();
+                sub_row(white, &self.w1[feature(Color::White, color, role, s)]);
+                sub_row(black, &self.w1[feature(Color::Black, color, role, s)]);
+            }
+            for sq in came {
+                let s = sq.index();
+                add_row(white, &self.w1[feature(Color::White, color, role, s)]);
+                add_row(black, &self.w1[feature(Color::Black, color, role, s)]);
             }
         }
         true

@@ -173,8 +173,9 @@ fn level_8_plays_horde_with_its_net_and_chess_without() {
     use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher};
 
     let horde = HordeChess::start();
-    assert!(horde.net_evaluate().is_some());
-    assert!(Chess::start().net_evaluate().is_none());
+    let mut acc = super::Accumulator::default();
+    assert!(horde.net_evaluate(&mut acc).is_some());
+    assert!(Chess::start().net_evaluate(&mut acc).is_none());
     let mut searcher = Searcher::<HordeChess>::new(1);
     let r = searcher.search(
         &horde,

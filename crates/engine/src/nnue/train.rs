@@ -164,21 +164,12 @@ fn load(
     mirror: bool,
 ) -> Result<(Data, Data), TrainError> {
     let (mut train, mut valid) = (Data::default(), Data::default());
-    let is_data = |l: &&str| {
-        let l = l.trim();
-        !l.is_empty() && !l.starts_with('#')
-    };
     // The last tenth is held out: a game's positions are consecutive
     // lines, so these are (all but one) whole games the net never saw;
     // every tenth line would be neighbours of training positions.
-    let total = text.lines().filter(is_data).count();
+    let total = crate::tune::data_lines(text).count();
     let first_held = total - total / 10;
-    let mut n = 0usize;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (n, (i, line)) in crate::tune::data_lines(text).enumerate() {
         let bad = |reason: String| TrainError::BadLine {
             line: i + 1,
             reason,
@@ -225,7 +216,6 @@ fn load(
         if mirror && !held && fen.split_whitespace().nth(2) == Some("-") {
             train.push(&board, turn, target, base, true);
         }
-        n += 1;
     }
     if train.len() == 0 {
         return Err(TrainError::NoData);
