@@ -36,10 +36,56 @@ pub struct AiRequest {
 
 /// What picks a move: blocking, CPU-bound, called on a blocking thread.
 /// It must return by the deadline (or soon after the stop flag is raised)
-/// and gives `None` when it has no move (the game is over). The server
-/// uses the engine ([`engine_picker`]); tests may inject another.
-pub type Picker =
-    Arc<dyn Fn(&AiRequest, Option<Instant>, &Arc<AtomicBool>) -> Option<String> + Send + Sync>;
+/// and gives `None` when it has no move (the game is over). It may post
+/// the best move it has found so far to the [`BestSoFar`], which is
+/// answered instead if the picker is late. The server uses the engine
+/// ([`engine_picker`]); tests may inject another.
+pub type Picker = Arc<
+    dyn Fn(&AiRequest, Option<Instant>, &Arc<AtomicBool>, &BestSoFar) -> Option<String>
+        + Send
+        + Sync,
+>;
+
+/// The best move a running search has found so far (its last completed
+/// iteration's), shared with the side waiting for the answer. The search
+/// threads run under `SCHED_IDLE`, so a machine busy with other work can
+/// hold one off the CPU for hundreds of milliseconds past its deadline,
+/// before it even notices the time; the waiting side then answers with
+/// this move on time instead of waiting (docs/strength.md, goal 4 of
+/// issue 13: measured by `scripts/strength/ai-time.py`).
+#[derive(Clone, Debug, Default)]
+pub struct BestSoFar(Arc<Mutex<Option<String>>>);
+
+impl BestSoFar {
+    /// Posts the move found so far (UCI), replacing the previous one.
+    pub fn set(&self, uci: &str) {
+        let mut slot = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        uci.clone_into(slot.get_or_insert_with(String::new));
+    }
+
+    /// The last move posted, if any.
+    #[must_use]
+    pub fn get(&self) -> Option<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// How long past its thinking time a search may run before the waiting
+/// side answers with the [`BestSoFar`]: a search that is not starved
+/// notices its deadline within a millisecond or two, so this only bites
+/// when the thread did not get the CPU.
+const LATE_GRACE: Duration = Duration::from_millis(20);
+
+/// A level's own thinking time, used when the caller gives none.
+fn level_time(level: Level) -> Duration {
+    Duration::from_millis(level.params().movetime_ms.unwrap_or(1_000))
+}
 
 /// Why no AI move came.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -272,7 +318,10 @@ impl AiPool {
 
     /// Searches `req`. Waits for a free slot until `queue_deadline` (for
     /// ever when `None`), then thinks for at most `think` (the level's own
-    /// time when `None`). Raising `stop` ends the search early.
+    /// time when `None`). Raising `stop` ends the search early. A search
+    /// still running [`LATE_GRACE`] after its time is stopped and answered
+    /// by the best move it had posted, if it had posted one (it then gives
+    /// its slot back as soon as it sees the stop flag).
     ///
     /// # Errors
     ///
@@ -286,12 +335,34 @@ impl AiPool {
         stop: Arc<AtomicBool>,
     ) -> AiOutcome {
         let picker = Arc::clone(&self.picker);
-        let best = self
-            .run(Priority::Interactive, queue_deadline, move || {
-                let deadline = think.map(|t| Instant::now() + t);
-                picker(&req, deadline, &stop)
+        let so_far = BestSoFar::default();
+        let posted = so_far.clone();
+        let flag = Arc::clone(&stop);
+        let time = think.unwrap_or_else(|| level_time(req.level));
+        let (answer, handed) = self
+            .start(Priority::Interactive, queue_deadline, move |handed| {
+                // Timed from the hand-over, not from when the thread got
+                // the CPU: a thread starved before it starts must not
+                // then think for its whole time.
+                picker(&req, Some(handed + time), &flag, &posted)
             })
             .await?;
+        let due = tokio::time::Instant::from_std(handed) + time + LATE_GRACE;
+        tokio::pin!(answer);
+        let best = match tokio::time::timeout_at(due, &mut answer).await {
+            Ok(best) => best.map_err(|_| AiError::Failed)?,
+            Err(_late) => match so_far.get() {
+                Some(uci) => {
+                    stop.store(true, Ordering::Relaxed);
+                    tracing::debug!(%uci, "a starved search answered with its move so far");
+                    Some(uci)
+                }
+                // Not stopped: a search stopped before its first iteration
+                // has no move. Its deadline has passed, so it ends as
+                // soon as that iteration does.
+                None => answer.await.map_err(|_| AiError::Failed)?,
+            },
+        };
         best.ok_or(AiError::NoMove)
     }
 
@@ -311,6 +382,23 @@ impl AiPool {
         queue_deadline: Option<tokio::time::Instant>,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, AiError> {
+        self.start(priority, queue_deadline, |_handed| job())
+            .await?
+            .0
+            .await
+            .map_err(|_| AiError::Failed)
+    }
+
+    /// [`run`](Self::run)'s first half: waits for a slot and hands `job`
+    /// to a thread. Returns the receiver of its result (an error if it
+    /// panicked) and the instant of the hand-over, which the job is also
+    /// given.
+    async fn start<T: Send + 'static>(
+        &self,
+        priority: Priority,
+        queue_deadline: Option<tokio::time::Instant>,
+        job: impl FnOnce(Instant) -> T + Send + 'static,
+    ) -> Result<(oneshot::Receiver<T>, Instant), AiError> {
         let wait = async {
             match priority {
                 Priority::Interactive => Arc::clone(&self.permits)
@@ -329,11 +417,12 @@ impl AiPool {
         let counters = Arc::clone(&self.counters);
         let freed = Arc::clone(&self.freed);
         let (reply, answer) = oneshot::channel();
+        let handed = Instant::now();
         // A permit is held for each job handed over, and there are as many
         // permits as threads, so a job never waits for a thread.
         let job: Job = Box::new(move || {
             let started = Instant::now();
-            let out = job();
+            let out = job(handed);
             let spent = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
             counters.busy_us.fetch_add(spent, Ordering::Relaxed);
             counters.searches.fetch_add(1, Ordering::Relaxed);
@@ -342,7 +431,7 @@ impl AiPool {
             let _gone = reply.send(out);
         });
         self.jobs.send(job).map_err(|_| AiError::Failed)?;
-        answer.await.map_err(|_| AiError::Failed)
+        Ok((answer, handed))
     }
 
     /// A slot for a background job: taken only when it is free with
@@ -399,15 +488,13 @@ pub(crate) fn with_tables<T>(
 #[must_use]
 pub fn engine_picker() -> Picker {
     Arc::new(
-        |req: &AiRequest, deadline: Option<Instant>, stop: &Arc<AtomicBool>| {
+        |req: &AiRequest, deadline: Option<Instant>, stop: &Arc<AtomicBool>, so_far: &BestSoFar| {
             let game = EngineGame::from_game(&req.game);
             let variant = req.game.variant();
             let level = req.level;
             let seed = rand::rng().random();
             let hash_mb = level.params().hash_mb;
-            let deadline = deadline.unwrap_or_else(|| {
-                Instant::now() + Duration::from_millis(level.params().movetime_ms.unwrap_or(1_000))
-            });
+            let deadline = deadline.unwrap_or_else(|| Instant::now() + level_time(level));
             let options = SearchOptions {
                 level,
                 seed,
@@ -416,8 +503,18 @@ pub fn engine_picker() -> Picker {
                 deadline: Some(deadline),
             };
             with_tables(variant, hash_mb, |searcher| {
+                // Each completed iteration's best line: what a starved
+                // search is answered with (the levels that pick among
+                // several lines with noise get the best one then).
+                let mut post = |info: &chessplayx_engine::EngineInfo<'_>| {
+                    if info.multipv == 1
+                        && let Some(mv) = info.pv.first()
+                    {
+                        so_far.set(mv);
+                    }
+                };
                 searcher
-                    .search(&game, &SearchLimits::default(), options, &mut |_| {})
+                    .search(&game, &SearchLimits::default(), options, &mut post)
                     .best_move
             })
         },
@@ -438,6 +535,7 @@ mod tests {
             },
             Some(deadline),
             &stop,
+            &BestSoFar::default(),
         )
     }
 
@@ -510,6 +608,56 @@ mod tests {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         assert_eq!(*order, ["interactive", "background"]);
+    }
+
+    /// A search held off the CPU past its time (here: a picker that
+    /// posts one move, then sleeps through its deadline and would answer
+    /// another) is answered on time with the move it posted, and told to
+    /// stop; one that posted nothing is waited for.
+    #[tokio::test]
+    async fn a_late_search_is_answered_with_its_move_so_far() {
+        let late: Picker = Arc::new(|_req, _deadline, stop, so_far| {
+            so_far.set("e2e4");
+            let until = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < until && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Some(
+                if so_far.get().is_some() {
+                    "d2d4"
+                } else {
+                    "none"
+                }
+                .to_owned(),
+            )
+        });
+        let pool = AiPool::new(1, 0, false, late);
+        let req = AiRequest {
+            game: AnyGame::replay::<&str>(Variant::Chess, None, &[])
+                .unwrap_or_else(|e| panic!("{e}")),
+            level: Level::Eight,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let think = Some(Duration::from_millis(50));
+        let got = pool
+            .best_move(req.clone(), think, None, Arc::clone(&stop))
+            .await;
+        assert_eq!(got, Ok("e2e4".to_owned()));
+        assert!(
+            stop.load(Ordering::Relaxed),
+            "the late search was told to stop"
+        );
+
+        let silent: Picker = Arc::new(|_req, _deadline, _stop, _so_far| {
+            std::thread::sleep(Duration::from_millis(200));
+            Some("g1f3".to_owned())
+        });
+        let pool = AiPool::new(1, 0, false, silent);
+        let stop = Arc::new(AtomicBool::new(false));
+        assert_eq!(
+            pool.best_move(req, think, None, stop).await,
+            Ok("g1f3".to_owned())
+        );
     }
 
     #[test]

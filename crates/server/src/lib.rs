@@ -39,7 +39,7 @@ use std::{
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use bot::{AiError, AiOutcome, AiPool, AiRequest, AiStats, Picker, engine_picker};
+pub use bot::{AiError, AiOutcome, AiPool, AiRequest, AiStats, BestSoFar, Picker, engine_picker};
 pub use cluster::BusError;
 pub use config::{Config, NodeId, NodeIdError, PublicUrl, PublicUrlError};
 pub use error::ApiError;

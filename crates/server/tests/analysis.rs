@@ -277,7 +277,7 @@ async fn import_reads_pgn_and_fen_and_says_where_it_is_wrong() {
 async fn eval_answers_unavailable_when_the_pool_stays_busy() {
     use std::sync::{Arc, atomic::AtomicBool};
     let slow: chessplayx_server::Picker = Arc::new(
-        |req: &chessplayx_server::AiRequest, _deadline, _stop: &Arc<AtomicBool>| {
+        |req: &chessplayx_server::AiRequest, _deadline, _stop: &Arc<AtomicBool>, _so_far: &_| {
             std::thread::sleep(Duration::from_secs(4));
             req.game
                 .legal_moves()

@@ -30,15 +30,17 @@ const SLOW_THINK: Duration = Duration::from_secs(3);
 /// [`SLOW_AI_LEVEL`] (unless the search is stopped).
 pub(crate) fn picker() -> Picker {
     let first = first_move_picker();
-    Arc::new(move |req: &AiRequest, deadline, stop: &Arc<AtomicBool>| {
-        if req.level.number() == SLOW_AI_LEVEL {
-            let until = Instant::now() + SLOW_THINK;
-            while Instant::now() < until && !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(20));
+    Arc::new(
+        move |req: &AiRequest, deadline, stop: &Arc<AtomicBool>, so_far: &_| {
+            if req.level.number() == SLOW_AI_LEVEL {
+                let until = Instant::now() + SLOW_THINK;
+                while Instant::now() < until && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
             }
-        }
-        first(req, deadline, stop)
-    })
+            first(req, deadline, stop, so_far)
+        },
+    )
 }
 
 /// The database as the test reads it, beside the nodes.

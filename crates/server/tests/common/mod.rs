@@ -33,13 +33,15 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// A picker for tests that need an AI seat without the engine's
 /// strength: the first legal move in the rules' order (deterministic).
 pub fn first_move_picker() -> Picker {
-    Arc::new(|req: &AiRequest, _deadline, _stop: &Arc<AtomicBool>| {
-        req.game
-            .legal_moves()
-            .into_iter()
-            .next()
-            .map(|m| m.uci.to_string())
-    })
+    Arc::new(
+        |req: &AiRequest, _deadline, _stop: &Arc<AtomicBool>, _so_far: &_| {
+            req.game
+                .legal_moves()
+                .into_iter()
+                .next()
+                .map(|m| m.uci.to_string())
+        },
+    )
 }
 
 pub struct TestServer {
