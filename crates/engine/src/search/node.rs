@@ -133,7 +133,11 @@ impl<G: Evaluate> Searcher<G> {
             return alpha;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, in_check);
+            // Xiangqi's attacks are mostly mates by quiet checks (chariot,
+            // horse and cannon combinations) that a captures-only horizon
+            // misses: its first quiescence ply plays checks too.
+            let checks = pos.variant() == chessplayx_rules::Variant::Xiangqi;
+            return self.qsearch(pos, alpha, beta, ply, in_check, checks);
         }
         self.count_node(ply);
         if ply >= MAX_PLY - 2 {
@@ -422,7 +426,8 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     /// Quiescence: captures (and check evasions) until the position is
-    /// quiet. Just over 100 lines, for `negamax`'s reason: its stand-pat,
+    /// quiet; with `checks` (the first ply, in Xiangqi) quiet checking
+    /// moves too. Just over 100 lines, for `negamax`'s reason: its stand-pat,
     /// delta and exchange pruning share the node's values.
     pub(super) fn qsearch(
         &mut self,
@@ -431,6 +436,7 @@ impl<G: Evaluate> Searcher<G> {
         beta: i32,
         ply: usize,
         in_check: bool,
+        checks: bool,
     ) -> i32 {
         self.stack[ply].pv.clear();
         if self.stopped {
@@ -480,7 +486,7 @@ impl<G: Evaluate> Searcher<G> {
             };
         }
         let tt_code = hit.map_or(0, |h| h.mv);
-        if !in_check {
+        if !in_check && !checks {
             moves.retain(|&m| pos.is_tactical(m));
         }
         self.score_moves(pos, &moves, &mut scores, tt_code, ply);
@@ -499,7 +505,12 @@ impl<G: Evaluate> Searcher<G> {
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = child.is_check();
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check);
+            // With `checks`, the quiet moves kept are searched only when
+            // they check.
+            if !in_check && !gives_check && !pos.is_tactical(mv) {
+                continue;
+            }
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check, false);
             if self.stopped {
                 break;
             }
