@@ -506,11 +506,25 @@ impl<G: Evaluate> Searcher<G> {
             child.play(mv);
             let gives_check = child.is_check();
             // With `checks`, the quiet moves kept are searched only when
-            // they check.
-            if !in_check && !gives_check && !pos.is_tactical(mv) {
+            // they check, and count only when they mate: a null window at
+            // the mate bound lets every evasion stand pat at once, so the
+            // test costs one move generation. Searched with the full
+            // window, the checks played worse (see
+            // docs/strength-xiangqi.md): their non-mate scores cost nodes
+            // and added noise.
+            let quiet = !in_check && !pos.is_tactical(mv);
+            if quiet && !gives_check {
                 continue;
             }
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check, false);
+            let score = if quiet {
+                let s = -self.qsearch(&child, -MATE_BOUND, 1 - MATE_BOUND, ply + 1, true, false);
+                if s < MATE_BOUND {
+                    continue;
+                }
+                s
+            } else {
+                -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check, false)
+            };
             if self.stopped {
                 break;
             }
