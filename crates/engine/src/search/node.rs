@@ -77,6 +77,9 @@ impl<G: Evaluate> Searcher<G> {
     /// with every move of the cycle `start..=end`, remembered per cycle
     /// in a small table: the same cycles come back all over the tree.
     fn chase_sides(&mut self, pos: &G, start: usize, end: usize) -> (bool, bool) {
+        // A downcast rather than a method of `Evaluate`: the search is
+        // generic and only Xiangqi has this rule (its `PERPETUAL_CHECK_LOSES`
+        // brought us here), so the other games never pay for it.
         let Some(xq) =
             (pos as &dyn std::any::Any).downcast_ref::<chessplayx_rules::xiangqi::Xiangqi>()
         else {
@@ -133,9 +136,10 @@ impl<G: Evaluate> Searcher<G> {
             return alpha;
         }
         if depth <= 0 {
-            // Xiangqi's attacks are mostly mates by quiet checks (chariot,
-            // horse and cannon combinations) that a captures-only horizon
-            // misses: its first quiescence ply plays checks too.
+            // Level 8's Xiangqi losses to Fairy-Stockfish were all mates
+            // (docs/strength-xiangqi.md), often after quiet checks that a
+            // captures-only horizon does not see: the first quiescence
+            // ply looks for mates by quiet checks too.
             let checks = pos.variant() == chessplayx_rules::Variant::Xiangqi;
             return self.qsearch(pos, alpha, beta, ply, in_check, checks);
         }
@@ -427,7 +431,7 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Quiescence: captures (and check evasions) until the position is
     /// quiet; with `checks` (the first ply, in Xiangqi) quiet checking
-    /// moves too. Just over 100 lines, for `negamax`'s reason: its stand-pat,
+    /// moves too. About 130 lines, for `negamax`'s reason: its stand-pat,
     /// delta and exchange pruning share the node's values.
     pub(super) fn qsearch(
         &mut self,
