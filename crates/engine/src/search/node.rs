@@ -136,12 +136,7 @@ impl<G: Evaluate> Searcher<G> {
             return alpha;
         }
         if depth <= 0 {
-            // Level 8's Xiangqi losses to Fairy-Stockfish were all mates
-            // (docs/strength-xiangqi.md), often after quiet checks that a
-            // captures-only horizon does not see: the first quiescence
-            // ply looks for mates by quiet checks too.
-            let checks = pos.variant() == chessplayx_rules::Variant::Xiangqi;
-            return self.qsearch(pos, alpha, beta, ply, in_check, checks);
+            return self.qsearch(pos, alpha, beta, ply, in_check);
         }
         self.count_node(ply);
         if ply >= MAX_PLY - 2 {
@@ -430,9 +425,10 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     /// Quiescence: captures (and check evasions) until the position is
-    /// quiet; with `checks` (the first ply, in Xiangqi) quiet checking
-    /// moves too. About 130 lines, for `negamax`'s reason: its stand-pat,
-    /// delta and exchange pruning share the node's values.
+    /// quiet. Just over 100 lines, for `negamax`'s reason: its stand-pat,
+    /// delta and exchange pruning share the node's values. Quiet checks
+    /// in Xiangqi's first ply were tried and played worse (see
+    /// docs/strength-xiangqi.md).
     pub(super) fn qsearch(
         &mut self,
         pos: &G,
@@ -440,7 +436,6 @@ impl<G: Evaluate> Searcher<G> {
         beta: i32,
         ply: usize,
         in_check: bool,
-        checks: bool,
     ) -> i32 {
         self.stack[ply].pv.clear();
         if self.stopped {
@@ -490,7 +485,7 @@ impl<G: Evaluate> Searcher<G> {
             };
         }
         let tt_code = hit.map_or(0, |h| h.mv);
-        if !in_check && !checks {
+        if !in_check {
             moves.retain(|&m| pos.is_tactical(m));
         }
         self.score_moves(pos, &moves, &mut scores, tt_code, ply);
@@ -509,26 +504,7 @@ impl<G: Evaluate> Searcher<G> {
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = child.is_check();
-            // With `checks`, the quiet moves kept are searched only when
-            // they check, and count only when they mate: a null window at
-            // the mate bound lets every evasion stand pat at once, so the
-            // test costs one move generation. Searched with the full
-            // window, the checks played worse (see
-            // docs/strength-xiangqi.md): their non-mate scores cost nodes
-            // and added noise.
-            let quiet = !in_check && !pos.is_tactical(mv);
-            if quiet && !gives_check {
-                continue;
-            }
-            let score = if quiet {
-                let s = -self.qsearch(&child, -MATE_BOUND, 1 - MATE_BOUND, ply + 1, true, false);
-                if s < MATE_BOUND {
-                    continue;
-                }
-                s
-            } else {
-                -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check, false)
-            };
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check);
             if self.stopped {
                 break;
             }
