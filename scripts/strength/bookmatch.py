@@ -15,6 +15,11 @@ ELO1 stronger" against "A is ELO0 stronger" leaves the bounds of α = β =
 whose variance is estimated, so no decision is taken before
 --sprt-min-pairs pairs). Last line: 'score A: x/n (Elo diff ± err) failures f'
 as match.py prints it, preceded by W/D/L and the LLR.
+
+With --log FILE, every game appends one tab-separated line to FILE: game
+number, A's colour (w/b), A's score, plies, how it ended (see `ending`),
+the opening and the moves after it, in UCI: losses can then be counted by
+ending and replayed.
 """
 import argparse
 import math
@@ -55,8 +60,27 @@ def llr(scores, elo0, elo1):
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
 
+def ending(variant, fen, moves):
+    """How a finished game ended, in the order result_of judges it:
+    "no-legal-move" (mate or stalemate), "immediate" (pyffish's
+    is_immediate_game_end, e.g. a variant win), "optional" (its
+    is_optional_game_end: repetition, including Xiangqi's perpetual check
+    and chase, or the move rule), with ":win"/":loss"/":draw" for the side
+    to move appended so a judged repetition stands out from a drawn one."""
+    if not sf.legal_moves(variant, fen, moves):
+        kind, value = "no-legal-move", sf.game_result(variant, fen, moves)
+    else:
+        ended, value = sf.is_immediate_game_end(variant, fen, moves)
+        kind = "immediate"
+        if not ended:
+            ended, value = sf.is_optional_game_end(variant, fen, moves)
+            kind = "optional" if ended else "none"
+    return f"{kind}:{'draw' if value == 0 else 'win' if value > 0 else 'loss'}"
+
+
 def play(engines, a, white, opening, go):
-    """One game; returns (A's score, plies, note, failed side or None).
+    """One game; returns (A's score, plies, note, failed side or None, how it
+    ended, the moves).
     `go` maps each side ("A", "B") to its `go` command."""
     black = "B" if white == "A" else "A"
     fen = sf.start_fen(a.variant)
@@ -96,9 +120,13 @@ def play(engines, a, white, opening, go):
         tail.append(mv)
         rebase()
         res = result_of(a.variant, base, tail)
-    if res is None:
-        res, note = 0.5, "max plies"
-    return (res if white == "A" else 1 - res), len(moves), note, failed
+    if failed:
+        how = "failure"
+    elif res is None:
+        res, note, how = 0.5, "max plies", "max-plies"
+    else:
+        how = ending(a.variant, base, tail)
+    return (res if white == "A" else 1 - res), len(moves), note, failed, how, moves
 
 
 def main():
@@ -122,6 +150,7 @@ def main():
     ap.add_argument("--sprt-min-pairs", type=int, default=40,
                     help="no SPRT decision before this many pairs: the variance is estimated")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--log", default="", help="append one line per game to this file")
     a = ap.parse_args()
 
     book = read_book(a.book)
@@ -138,8 +167,12 @@ def main():
     state = {"score": 0.0, "played": 0, "failures": 0, "w": 0, "d": 0, "l": 0,
              "pairs": {}, "done": [], "llr": 0.0, "stop": False}
 
-    def record(pair, g, score, plies, note):
+    def record(pair, g, score, plies, note, a_white, how, opening, moves):
         with lock:
+            if a.log:
+                with open(a.log, "a") as f:
+                    f.write(f"{g + 1}\t{'w' if a_white else 'b'}\t{score}\t{plies}\t{how}\t"
+                            f"{' '.join(opening)}\t{' '.join(moves[len(opening):])}\n")
             state["score"] += score
             state["played"] += 1
             state["w" if score == 1 else "d" if score == 0.5 else "l"] += 1
@@ -169,14 +202,15 @@ def main():
                 g = 2 * pair + colour
                 if g >= games:
                     break
-                score, plies, note, failed = play(engines, a, "A" if colour == 0 else "B", opening, go)
+                score, plies, note, failed, how, moves = play(
+                    engines, a, "A" if colour == 0 else "B", opening, go)
                 if failed:
                     with lock:
                         state["failures"] += 1
                     engines[failed].close()
                     engines[failed] = start(a.a if failed == "A" else a.b,
                                             parse_opts(a.a_opt if failed == "A" else a.b_opt))
-                record(pair, g, score, plies, note)
+                record(pair, g, score, plies, note, colour == 0, how, opening, moves)
         for e in engines.values():
             e.close()
 

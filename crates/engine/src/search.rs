@@ -15,6 +15,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+mod chase;
 mod node;
 mod ordering;
 mod root;
@@ -245,6 +246,9 @@ pub struct Searcher<G: Evaluate> {
     hand_set_only: bool,
     /// The network's accumulators of the last evaluation.
     net_acc: Box<crate::nnue::Accumulator>,
+    /// Xiangqi: which sides chase in a repetition cycle, by the cycle's
+    /// hash (bit 0 White, bit 1 Black); see [`chase`].
+    chase_cache: Vec<(u64, u8)>,
 }
 
 impl<G: Evaluate> Searcher<G> {
@@ -270,6 +274,7 @@ impl<G: Evaluate> Searcher<G> {
             use_net: false,
             hand_set_only: false,
             net_acc: Box::default(),
+            chase_cache: vec![(0, 0); chase::CHASE_CACHE_SIZE],
         }
     }
 

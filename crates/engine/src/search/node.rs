@@ -8,7 +8,7 @@ impl<G: Evaluate> Searcher<G> {
     /// Draw or rule result at a node inside the tree: repetition (with
     /// Xiangqi's perpetual-check verdict), the fifty-move rule, dead
     /// positions. `None` when the game goes on.
-    pub(super) fn rule_score(&self, pos: &G, ply: usize) -> Option<i32> {
+    pub(super) fn rule_score(&mut self, pos: &G, ply: usize) -> Option<i32> {
         let halfmoves = pos.halfmoves() as usize;
         if halfmoves >= 100 {
             return Some(0);
@@ -32,7 +32,7 @@ impl<G: Evaluate> Searcher<G> {
                 if !G::PERPETUAL_CHECK_LOSES {
                     return Some(0);
                 }
-                return Some(self.perpetual_verdict(cur - back, cur, ply));
+                return Some(self.perpetual_verdict(pos, cur - back, cur, ply));
             }
             back += 1;
         }
@@ -41,9 +41,16 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Xiangqi: in the cycle `start..=end` (same position at both ends,
     /// the side to move S at both), the side that checked with every move
-    /// loses; both or neither: a draw. Chases are not judged (see
-    /// docs/strength.md).
-    pub(super) fn perpetual_verdict(&self, start: usize, end: usize, ply: usize) -> i32 {
+    /// loses; both: a draw. When neither did, the side that chased one
+    /// piece with every move loses, both or neither: a draw (the Asian
+    /// rules, as the arbiter applies them; see [`chase`]).
+    pub(super) fn perpetual_verdict(
+        &mut self,
+        pos: &G,
+        start: usize,
+        end: usize,
+        ply: usize,
+    ) -> i32 {
         // Positions start+1, start+3, … follow S's moves (the opponent is
         // to move there); start+2, …, end follow the opponent's.
         let mut s_all = true;
@@ -56,11 +63,42 @@ impl<G: Evaluate> Searcher<G> {
                 o_all &= checked;
             }
         }
+        if !s_all && !o_all {
+            (s_all, o_all) = self.chase_sides(pos, start, end);
+        }
         match (s_all, o_all) {
             (true, false) => mated_in(ply),
             (false, true) => mate_in(ply),
             _ => 0,
         }
+    }
+
+    /// Whether S (to move at `end`) and the opponent each chased one piece
+    /// with every move of the cycle `start..=end`, remembered per cycle
+    /// in a small table: the same cycles come back all over the tree.
+    fn chase_sides(&mut self, pos: &G, start: usize, end: usize) -> (bool, bool) {
+        // A downcast rather than a method of `Evaluate`: the search is
+        // generic and only Xiangqi has this rule (its `PERPETUAL_CHECK_LOSES`
+        // brought us here), so the other games never pay for it.
+        let Some(xq) =
+            (pos as &dyn std::any::Any).downcast_ref::<chessplayx_rules::xiangqi::Xiangqi>()
+        else {
+            return (false, false);
+        };
+        let keys: Vec<u64> = self.path[start + 1..=end].iter().map(|e| e.key).collect();
+        let hash = chase::cycle_hash(&keys) | 1;
+        let slot = hash as usize & (chase::CHASE_CACHE_SIZE - 1);
+        let code = match self.chase_cache[slot] {
+            (h, code) if h == hash => code,
+            _ => {
+                let code =
+                    chase::chasers(xq, &keys).map_or(0, |c| u8::from(c[0]) | u8::from(c[1]) << 1);
+                self.chase_cache[slot] = (hash, code);
+                code
+            }
+        };
+        let s = pos.turn() as usize;
+        (code >> s & 1 != 0, code >> (1 - s) & 1 != 0)
     }
 
     /// One alpha-beta node. Over 100 lines on purpose: its stages (table
@@ -388,7 +426,9 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Quiescence: captures (and check evasions) until the position is
     /// quiet. Just over 100 lines, for `negamax`'s reason: its stand-pat,
-    /// delta and exchange pruning share the node's values.
+    /// delta and exchange pruning share the node's values. Quiet checks
+    /// in Xiangqi's first ply were tried and played worse (see
+    /// docs/strength-xiangqi.md).
     pub(super) fn qsearch(
         &mut self,
         pos: &G,
