@@ -15,7 +15,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-mod chase;
+pub(crate) mod chase;
 mod node;
 mod ordering;
 mod root;

@@ -26,6 +26,16 @@ pub trait Evaluate: Game {
     /// (Xiangqi's perpetual-check rule) instead of drawing.
     const PERPETUAL_CHECK_LOSES: bool = false;
 
+    /// Xiangqi's perpetual chase: which sides (indexed by colour) chased
+    /// one piece with every move of the repetition cycle that starts and
+    /// ends at `self`, whose positions' keys (after each ply) are `keys`.
+    /// `None` for games without the rule, or when a ply cannot be matched
+    /// to a legal move. Only asked when `PERPETUAL_CHECK_LOSES` is set.
+    fn cycle_chasers(&self, keys: &[u64]) -> Option<[bool; 2]> {
+        let _ = keys;
+        None
+    }
+
     /// The static evaluation in centipawns from the side to move's point
     /// of view. Only called on positions that are not over.
     fn evaluate(&self) -> i32;

@@ -250,6 +250,10 @@ impl Tuned for Xiangqi {
 impl Evaluate for Xiangqi {
     const PERPETUAL_CHECK_LOSES: bool = true;
 
+    fn cycle_chasers(&self, keys: &[u64]) -> Option<[bool; 2]> {
+        crate::search::chase::chasers(self, keys)
+    }
+
     #[inline]
     fn evaluate(&self) -> i32 {
         self.evaluate_with(&PARAMS)

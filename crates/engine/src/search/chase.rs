@@ -46,7 +46,7 @@ const CONFIG: XiangqiConfig = XiangqiConfig {
 /// [`Color`]. `None` when a ply cannot be matched to a legal move (a key
 /// collision): the caller then keeps its draw.
 #[must_use]
-pub(super) fn chasers(pos: &Xiangqi, keys: &[u64]) -> Option<[bool; 2]> {
+pub(crate) fn chasers(pos: &Xiangqi, keys: &[u64]) -> Option<[bool; 2]> {
     let mut cur = pos.clone();
     // Square index -> the piece's square index at the cycle's start.
     let mut ids: [u8; 90] = std::array::from_fn(|i| i as u8);

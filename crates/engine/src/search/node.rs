@@ -77,22 +77,15 @@ impl<G: Evaluate> Searcher<G> {
     /// with every move of the cycle `start..=end`, remembered per cycle
     /// in a small table: the same cycles come back all over the tree.
     fn chase_sides(&mut self, pos: &G, start: usize, end: usize) -> (bool, bool) {
-        // A downcast rather than a method of `Evaluate`: the search is
-        // generic and only Xiangqi has this rule (its `PERPETUAL_CHECK_LOSES`
-        // brought us here), so the other games never pay for it.
-        let Some(xq) =
-            (pos as &dyn std::any::Any).downcast_ref::<chessplayx_rules::xiangqi::Xiangqi>()
-        else {
-            return (false, false);
-        };
         let keys: Vec<u64> = self.path[start + 1..=end].iter().map(|e| e.key).collect();
         let hash = chase::cycle_hash(&keys) | 1;
         let slot = hash as usize & (chase::CHASE_CACHE_SIZE - 1);
         let code = match self.chase_cache[slot] {
             (h, code) if h == hash => code,
             _ => {
-                let code =
-                    chase::chasers(xq, &keys).map_or(0, |c| u8::from(c[0]) | u8::from(c[1]) << 1);
+                let code = pos
+                    .cycle_chasers(&keys)
+                    .map_or(0, |c| u8::from(c[0]) | u8::from(c[1]) << 1);
                 self.chase_cache[slot] = (hash, code);
                 code
             }
