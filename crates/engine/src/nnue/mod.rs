@@ -319,5 +319,17 @@ pub fn horde() -> Option<&'static Network> {
         .as_ref()
 }
 
+/// Atomic's network file.
+static ATOMIC_BYTES: &[u8] = include_bytes!("../../nets/atomic.nnue");
+
+/// Atomic's network, parsed once (as [`chess`]). The same features as
+/// chess serve: an explosion only removes pieces, which the accumulator
+/// update handles like captures (a refresh past [`MAX_UPDATE`] changes).
+pub fn atomic() -> Option<&'static Network> {
+    static NET: OnceLock<Option<Network>> = OnceLock::new();
+    NET.get_or_init(|| Network::parse(ATOMIC_BYTES).ok())
+        .as_ref()
+}
+
 #[cfg(test)]
 mod tests;
