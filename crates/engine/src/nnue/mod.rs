@@ -1,6 +1,6 @@
 //! A small NNUE-style evaluation for the 8×8 games that have a trained
-//! network (Horde plays one at level 8; chess's is built in but off, as it
-//! did not gain: docs/strength-nnue.md): 768 inputs (piece colour relative to the
+//! network (Horde and Atomic play one at level 8; chess's is built in but
+//! off, as it did not gain: docs/strength-nnue.md): 768 inputs (piece colour relative to the
 //! perspective × 6 roles × 64 squares, flipped for Black), one hidden
 //! layer of [`HIDDEN`] per perspective with clipped ReLU, both halves
 //! (side to move first) into one output scaled to centipawns. The output

@@ -232,14 +232,15 @@ fn updated_accumulators_stay_exact_through_explosions() {
 }
 
 #[test]
-fn level_8_plays_horde_with_its_net_and_chess_without() {
-    use chessplayx_rules::chess::HordeChess;
+fn level_8_plays_horde_and_atomic_with_their_nets_and_chess_without() {
+    use chessplayx_rules::chess::{AtomicChess, HordeChess};
 
     use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher};
 
     let horde = HordeChess::start();
     let mut acc = super::Accumulator::default();
     assert!(horde.net_evaluate(&mut acc).is_some());
+    assert!(AtomicChess::start().net_evaluate(&mut acc).is_some());
     assert!(Chess::start().net_evaluate(&mut acc).is_none());
     let mut searcher = Searcher::<HordeChess>::new(1);
     let r = searcher.search(
