@@ -168,6 +168,11 @@ impl Eval8 for Atomic {
         v + p.tempo
     }
 
+    /// Atomic's correction net (docs/strength-nnue.md, session 7).
+    fn net() -> Option<&'static crate::nnue::Network> {
+        crate::nnue::atomic()
+    }
+
     /// The explosion's balance: what it destroys of the enemy's minus what
     /// it destroys of ours (the capturer always dies).
     fn gain(pos: &AtomicChess, mv: Move) -> i32 {

@@ -1,6 +1,6 @@
 //! A small NNUE-style evaluation for the 8×8 games that have a trained
-//! network (Horde plays one at level 8; chess's is built in but off, as it
-//! did not gain: docs/strength-nnue.md): 768 inputs (piece colour relative to the
+//! network (Horde and Atomic play one at level 8; chess's is built in but
+//! off, as it did not gain: docs/strength-nnue.md): 768 inputs (piece colour relative to the
 //! perspective × 6 roles × 64 squares, flipped for Black), one hidden
 //! layer of [`HIDDEN`] per perspective with clipped ReLU, both halves
 //! (side to move first) into one output scaled to centipawns. The output
@@ -316,6 +316,18 @@ static HORDE_BYTES: &[u8] = include_bytes!("../../nets/horde.nnue");
 pub fn horde() -> Option<&'static Network> {
     static NET: OnceLock<Option<Network>> = OnceLock::new();
     NET.get_or_init(|| Network::parse(HORDE_BYTES).ok())
+        .as_ref()
+}
+
+/// Atomic's network file.
+static ATOMIC_BYTES: &[u8] = include_bytes!("../../nets/atomic.nnue");
+
+/// Atomic's network, parsed once (as [`chess`]). The same features as
+/// chess serve: an explosion only removes pieces, which the accumulator
+/// update handles like captures (a refresh past [`MAX_UPDATE`] changes).
+pub fn atomic() -> Option<&'static Network> {
+    static NET: OnceLock<Option<Network>> = OnceLock::new();
+    NET.get_or_init(|| Network::parse(ATOMIC_BYTES).ok())
         .as_ref()
 }
 

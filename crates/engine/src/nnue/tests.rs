@@ -66,6 +66,8 @@ fn the_built_in_nets_parse_and_have_their_size() {
     assert!(chess().is_some());
     assert_eq!(super::HORDE_BYTES.len(), FILE_BYTES);
     assert!(super::horde().is_some());
+    assert_eq!(super::ATOMIC_BYTES.len(), FILE_BYTES);
+    assert!(super::atomic().is_some());
 }
 
 #[test]
@@ -136,24 +138,60 @@ fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
     assert_eq!(t.file, again.file);
     let p = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let _ = net.evaluate(p.board(), Color::White);
-    assert!(train::train(Variant::Atomic, &text, &topts, &mut |_| {}).is_err());
+    // Xiangqi's board is not 8×8: no network reads it.
+    assert!(train::train(Variant::Xiangqi, &text, &topts, &mut |_| {}).is_err());
     assert!(train::train(Variant::Chess, "8/8 w;1;x", &topts, &mut |_| {}).is_err());
 }
 
 #[test]
-fn updated_accumulators_give_what_a_refresh_gives() {
-    let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
+fn the_trainer_learns_from_atomic_games() {
+    let mut data = Vec::new();
+    let opts = GenOptions {
+        games: 6,
+        nodes: 300,
+        random_plies: 8,
+        max_plies: 200,
+        seed: 5,
+        with_score: true,
+        with_net: false,
+    };
+    tune::generate(Variant::Atomic, &opts, &mut data, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    let text = String::from_utf8(data).unwrap_or_else(|e| unreachable!("{e}"));
+    let topts = train::TrainOptions {
+        epochs: 8,
+        batch: 64,
+        ..train::TrainOptions::default()
+    };
+    let t = train::train(Variant::Atomic, &text, &topts, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    let (first, last) = (t.epochs[0], t.epochs[t.epochs.len() - 1]);
+    assert!(last.train_loss < first.train_loss, "{first} / {last}");
+    assert!(Network::parse(&t.file).is_ok());
+}
+
+/// Plays 20 random games of up to 60 plies from `fen` and checks at each
+/// position that the accumulators updated from the previous evaluation
+/// give what a refresh gives. Returns the most pieces one move removed.
+fn update_equals_refresh<R: chessplayx_rules::chess::Rules>(
+    net: &Network,
+    fen: &str,
+    seed: u64,
+) -> u32 {
+    let mut most_removed = 0;
     let mut acc = super::Accumulator::default();
-    let mut rng = crate::Rng::new(11);
+    let mut rng = crate::Rng::new(seed);
     let mut moves = Vec::new();
     for _ in 0..20 {
-        let mut p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let mut p = chessplayx_rules::chess::Position::<R>::from_fen(fen)
+            .unwrap_or_else(|e| unreachable!("{fen}: {e}"));
         for _ in 0..60 {
             // A child, then sometimes a jump back to an earlier kind of
             // position: both paths (update and refresh) are taken.
             assert_eq!(
                 net.evaluate_cached(p.board(), p.turn(), &mut acc),
-                net.evaluate(p.board(), p.turn())
+                net.evaluate(p.board(), p.turn()),
+                "{p}"
             );
             moves.clear();
             p.legal_moves_into(&mut moves);
@@ -161,20 +199,48 @@ fn updated_accumulators_give_what_a_refresh_gives() {
                 break;
             }
             let n = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+            let before = p.board().occupied().count();
             p.play(moves[rng.below(n) as usize]);
+            most_removed = most_removed.max(before - p.board().occupied().count());
         }
     }
+    most_removed
 }
 
 #[test]
-fn level_8_plays_horde_with_its_net_and_chess_without() {
-    use chessplayx_rules::chess::HordeChess;
+fn updated_accumulators_give_what_a_refresh_gives() {
+    let net = chess().unwrap_or_else(|| unreachable!("the built-in net parses"));
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let removed = update_equals_refresh::<chessplayx_rules::chess::Standard>(net, kiwipete, 11);
+    assert_eq!(removed, 1);
+}
+
+#[test]
+fn updated_accumulators_stay_exact_through_explosions() {
+    use chessplayx_rules::chess::Atomic;
+
+    // An explosion removes the capturer, the captured piece and every
+    // non-pawn around them: several pieces of both colours in one move.
+    let net = super::atomic().unwrap_or_else(|| unreachable!("the built-in net parses"));
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let open = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let removed = update_equals_refresh::<Atomic>(net, start, 12)
+        .max(update_equals_refresh::<Atomic>(net, open, 13));
+    // The games did blow up several pieces at once (a capture in chess
+    // removes one).
+    assert!(removed >= 3, "{removed}");
+}
+
+#[test]
+fn level_8_plays_horde_and_atomic_with_their_nets_and_chess_without() {
+    use chessplayx_rules::chess::{AtomicChess, HordeChess};
 
     use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher};
 
     let horde = HordeChess::start();
     let mut acc = super::Accumulator::default();
     assert!(horde.net_evaluate(&mut acc).is_some());
+    assert!(AtomicChess::start().net_evaluate(&mut acc).is_some());
     assert!(Chess::start().net_evaluate(&mut acc).is_none());
     let mut searcher = Searcher::<HordeChess>::new(1);
     let r = searcher.search(

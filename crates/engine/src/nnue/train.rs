@@ -16,7 +16,7 @@ use std::{fmt, time::Instant};
 
 use chessplayx_rules::{
     Color, Variant,
-    chess::{Board, Chess, HordeChess},
+    chess::{AtomicChess, Board, Chess, HordeChess},
 };
 
 use super::{HIDDEN, INPUTS, Network, SCALE, for_each_feature};
@@ -195,6 +195,10 @@ fn load(
             }
             Variant::Horde => {
                 let p = HordeChess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
+                (*p.board(), p.turn(), p.evaluate())
+            }
+            Variant::Atomic => {
+                let p = AtomicChess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
                 (*p.board(), p.turn(), p.evaluate())
             }
             v => return Err(TrainError::NoNetwork(v)),
