@@ -319,7 +319,7 @@ impl AiPool {
     /// Searches `req`. Waits for a free slot until `queue_deadline` (for
     /// ever when `None`), then thinks for at most `think` (the level's own
     /// time when `None`). Raising `stop` ends the search early. A search
-    /// still running [`LATE_GRACE`] after its time is stopped and answered
+    /// still running `LATE_GRACE` (20 ms) after its time is stopped and answered
     /// by the best move it had posted, if it had posted one (it then gives
     /// its slot back as soon as it sees the stop flag).
     ///

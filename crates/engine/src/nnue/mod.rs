@@ -324,7 +324,7 @@ static ATOMIC_BYTES: &[u8] = include_bytes!("../../nets/atomic.nnue");
 
 /// Atomic's network, parsed once (as [`chess`]). The same features as
 /// chess serve: an explosion only removes pieces, which the accumulator
-/// update handles like captures (a refresh past [`MAX_UPDATE`] changes).
+/// update handles like captures (a refresh past twelve changed pieces).
 pub fn atomic() -> Option<&'static Network> {
     static NET: OnceLock<Option<Network>> = OnceLock::new();
     NET.get_or_init(|| Network::parse(ATOMIC_BYTES).ok())
