@@ -51,7 +51,7 @@ pub type Picker = Arc<
 /// threads run under `SCHED_IDLE`, so a machine busy with other work can
 /// hold one off the CPU for hundreds of milliseconds past its deadline,
 /// before it even notices the time; the waiting side then answers with
-/// this move on time instead of waiting (docs/strength.md, goal 4 of
+/// this move on time instead of waiting (docs/performance-server.md, goal 4 of
 /// issue 13: measured by `scripts/strength/ai-time.py`).
 #[derive(Clone, Debug, Default)]
 pub struct BestSoFar(Arc<Mutex<Option<String>>>);

@@ -106,31 +106,50 @@ fn a_clearly_won_position_scores_clearly_positive() {
     assert!(start.abs() < 100, "{start}");
 }
 
-#[test]
-fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
+/// Six short self-play games of `variant` with search scores, as
+/// `tune gen --with-score` writes them.
+fn self_play_data(variant: Variant, seed: u64) -> String {
     let mut data = Vec::new();
     let opts = GenOptions {
         games: 6,
         nodes: 300,
         random_plies: 8,
         max_plies: 200,
-        seed: 3,
+        seed,
         with_score: true,
         with_net: false,
     };
-    tune::generate(Variant::Chess, &opts, &mut data, &mut |_| {})
-        .unwrap_or_else(|e| unreachable!("{e}"));
-    let text = String::from_utf8(data).unwrap_or_else(|e| unreachable!("{e}"));
-    assert!(text.lines().all(|l| l.split(';').count() == 3), "{text}");
-    let topts = train::TrainOptions {
+    tune::generate(variant, &opts, &mut data, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
+    String::from_utf8(data).unwrap_or_else(|e| unreachable!("{e}"))
+}
+
+/// A short training run for the tests.
+fn small_training() -> train::TrainOptions {
+    train::TrainOptions {
         epochs: 8,
         batch: 64,
         ..train::TrainOptions::default()
-    };
-    let t = train::train(Variant::Chess, &text, &topts, &mut |_| {})
-        .unwrap_or_else(|e| unreachable!("{e}"));
+    }
+}
+
+/// Trains on `text` and checks that the training loss fell.
+fn train_and_check_the_loss_falls(
+    variant: Variant,
+    text: &str,
+    topts: &train::TrainOptions,
+) -> train::Trained {
+    let t = train::train(variant, text, topts, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
     let (first, last) = (t.epochs[0], t.epochs[t.epochs.len() - 1]);
     assert!(last.train_loss < first.train_loss, "{first} / {last}");
+    t
+}
+
+#[test]
+fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
+    let text = self_play_data(Variant::Chess, 3);
+    assert!(text.lines().all(|l| l.split(';').count() == 3), "{text}");
+    let topts = small_training();
+    let t = train_and_check_the_loss_falls(Variant::Chess, &text, &topts);
     let net = Network::parse(&t.file).unwrap_or_else(|e| unreachable!("{e}"));
     // Same file, same seed: training is deterministic.
     let again = train::train(Variant::Chess, &text, &topts, &mut |_| {})
@@ -145,28 +164,8 @@ fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
 
 #[test]
 fn the_trainer_learns_from_atomic_games() {
-    let mut data = Vec::new();
-    let opts = GenOptions {
-        games: 6,
-        nodes: 300,
-        random_plies: 8,
-        max_plies: 200,
-        seed: 5,
-        with_score: true,
-        with_net: false,
-    };
-    tune::generate(Variant::Atomic, &opts, &mut data, &mut |_| {})
-        .unwrap_or_else(|e| unreachable!("{e}"));
-    let text = String::from_utf8(data).unwrap_or_else(|e| unreachable!("{e}"));
-    let topts = train::TrainOptions {
-        epochs: 8,
-        batch: 64,
-        ..train::TrainOptions::default()
-    };
-    let t = train::train(Variant::Atomic, &text, &topts, &mut |_| {})
-        .unwrap_or_else(|e| unreachable!("{e}"));
-    let (first, last) = (t.epochs[0], t.epochs[t.epochs.len() - 1]);
-    assert!(last.train_loss < first.train_loss, "{first} / {last}");
+    let text = self_play_data(Variant::Atomic, 5);
+    let t = train_and_check_the_loss_falls(Variant::Atomic, &text, &small_training());
     assert!(Network::parse(&t.file).is_ok());
 }
 
