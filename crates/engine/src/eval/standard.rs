@@ -10,6 +10,7 @@ use chessplayx_rules::{
 
 use super::{
     Params, Tapered,
+    chess_terms::{self, ChessTerms},
     chess8::{self, Eval8, Weights},
 };
 
@@ -50,6 +51,8 @@ pub(crate) struct StandardParams {
     pub(crate) shelter: i32,
     /// King attack: units² × this / 32 (with the enemy queen on).
     pub(crate) king_attack: i32,
+    /// Threats, outposts, kings and passers ([`chess_terms`]).
+    pub(crate) terms: ChessTerms,
 }
 
 /// The weights chess is played with: hand-set; a Texel fit did not beat
@@ -59,6 +62,7 @@ pub(crate) const PARAMS: StandardParams = StandardParams {
     tempo: 14,
     shelter: 9,
     king_attack: 16,
+    terms: chess_terms::TERMS,
 };
 
 impl Params for StandardParams {
@@ -67,6 +71,7 @@ impl Params for StandardParams {
         f("tempo", &mut self.tempo);
         f("shelter", &mut self.shelter);
         f("king_attack", &mut self.king_attack);
+        self.terms.visit("", f);
     }
 }
 
@@ -137,7 +142,8 @@ impl Eval8 for Standard {
         let b = pos.board();
         let (ws, wu) = chess8::side_terms(b, Color::White, &p.w);
         let (bs, bu) = chess8::side_terms(b, Color::Black, &p.w);
-        let s = ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p);
+        let s = ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p)
+            + chess_terms::terms(b, &p.terms);
         let v = endgame(b, s.blend(chess8::phase(b)));
         let v = if pos.turn() == Color::White { v } else { -v };
         v + p.tempo

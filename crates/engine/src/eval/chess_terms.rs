@@ -1,0 +1,245 @@
+//! Terms only chess weighs, beyond the 8×8 games' shared ones: pieces
+//! under threat, outposts for the minor pieces, and the kings' race to a
+//! passed pawn's path. Level 8 lost almost every game to Fairy-Stockfish
+//! in chess (docs/strength.md), and its losses were positional: pieces
+//! left where a pawn could chase them, knights without a square, end
+//! games where the kings were on the wrong side of a passer. Horde and
+//! Atomic keep their own evaluations: their armies and their tactics
+//! differ too much for these weights.
+
+use chessplayx_rules::{
+    Color,
+    chess::{
+        Bitboard, Board, Role, Square, bishop_attacks, king_attacks, knight_attacks, rook_attacks,
+    },
+};
+
+use super::{
+    Tapered,
+    chess8::{adjacent_files, distance, front_span, pawn_attack_set, relative},
+    visit_tapered,
+};
+
+/// The weights of these terms, tuned with the rest of chess's
+/// ([`super::Params`]); the starting values follow the usual proportions
+/// of a classical evaluation, scaled to our pawn.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ChessTerms {
+    /// Per enemy piece (not pawn) a pawn of ours attacks.
+    pub(crate) by_pawn: Tapered,
+    /// Per enemy piece our knights or bishops attack, by the victim's
+    /// role (pawn … queen), when it is weak or is a piece defended only
+    /// by pawns.
+    pub(crate) by_minor: [Tapered; 5],
+    /// Per weak enemy piece our rooks attack, by the victim's role.
+    pub(crate) by_rook: [Tapered; 5],
+    /// Per enemy piece we attack that nothing defends.
+    pub(crate) hanging: Tapered,
+    /// A knight, then a bishop, on an outpost: the enemy half, defended
+    /// by a pawn, and no enemy pawn left to chase it away.
+    pub(crate) outpost: [Tapered; 2],
+    /// End game: per square of distance from a passed pawn's next square,
+    /// the enemy king (bonus) and our king (penalty), times the pawn's
+    /// progress.
+    pub(crate) passer_king: [i32; 2],
+}
+
+/// The starting weights.
+pub(crate) const TERMS: ChessTerms = ChessTerms {
+    by_pawn: Tapered::new(90, 50),
+    by_minor: [
+        Tapered::new(4, 18),
+        Tapered::new(41, 23),
+        Tapered::new(55, 31),
+        Tapered::new(63, 67),
+        Tapered::new(55, 90),
+    ],
+    by_rook: [
+        Tapered::new(2, 25),
+        Tapered::new(27, 40),
+        Tapered::new(27, 34),
+        Tapered::new(0, 21),
+        Tapered::new(36, 21),
+    ],
+    hanging: Tapered::new(48, 20),
+    outpost: [Tapered::new(42, 24), Tapered::new(21, 12)],
+    passer_king: [3, 1],
+};
+
+impl ChessTerms {
+    /// Visits every weight under `prefix`, for the tuner.
+    pub(crate) fn visit(&mut self, prefix: &str, f: &mut dyn FnMut(&str, &mut i32)) {
+        const VICTIMS: [&str; 5] = ["pawn", "knight", "bishop", "rook", "queen"];
+        visit_tapered(&format!("{prefix}threat.by_pawn"), &mut self.by_pawn, f);
+        for (name, t) in VICTIMS.iter().zip(&mut self.by_minor) {
+            visit_tapered(&format!("{prefix}threat.by_minor.{name}"), t, f);
+        }
+        for (name, t) in VICTIMS.iter().zip(&mut self.by_rook) {
+            visit_tapered(&format!("{prefix}threat.by_rook.{name}"), t, f);
+        }
+        visit_tapered(&format!("{prefix}threat.hanging"), &mut self.hanging, f);
+        visit_tapered(&format!("{prefix}outpost.knight"), &mut self.outpost[0], f);
+        visit_tapered(&format!("{prefix}outpost.bishop"), &mut self.outpost[1], f);
+        f(
+            &format!("{prefix}passer_king.them"),
+            &mut self.passer_king[0],
+        );
+        f(&format!("{prefix}passer_king.us"), &mut self.passer_king[1]);
+    }
+}
+
+/// What one side's pieces attack, by kind of attacker.
+struct Attacks {
+    pawns: Bitboard,
+    minors: Bitboard,
+    rooks: Bitboard,
+    all: Bitboard,
+}
+
+fn attacks(board: &Board, color: Color) -> Attacks {
+    let occ = board.occupied();
+    let own = board.by_color(color);
+    let pawns = pawn_attack_set(board, color);
+    let mut minors = Bitboard::EMPTY;
+    for sq in board.knights() & own {
+        minors = minors | knight_attacks(sq);
+    }
+    for sq in board.by_role(Role::Bishop) & own {
+        minors = minors | bishop_attacks(sq, occ);
+    }
+    let mut rooks = Bitboard::EMPTY;
+    for sq in board.by_role(Role::Rook) & own {
+        rooks = rooks | rook_attacks(sq, occ);
+    }
+    let mut heavy = rooks;
+    for sq in board.by_role(Role::Queen) & own {
+        heavy = heavy | bishop_attacks(sq, occ) | rook_attacks(sq, occ);
+    }
+    let king = board.king_of(color).map_or(Bitboard::EMPTY, king_attacks);
+    Attacks {
+        pawns,
+        minors,
+        rooks,
+        all: pawns | minors | heavy | king,
+    }
+}
+
+/// Sum of `weights[role]` over the pieces of `targets`, pawn … queen.
+fn by_victim(board: &Board, targets: Bitboard, weights: &[Tapered; 5]) -> Tapered {
+    let mut s = Tapered::default();
+    for (role, w) in Role::ALL.iter().zip(weights) {
+        let n = (targets & board.by_role(*role)).count() as i32;
+        s += *w * n;
+    }
+    s
+}
+
+/// Threats, outposts and passed-pawn king distances of White minus
+/// Black's, as a tapered score from White's point of view.
+pub(crate) fn terms(board: &Board, t: &ChessTerms) -> Tapered {
+    let white = attacks(board, Color::White);
+    let black = attacks(board, Color::Black);
+    side(board, Color::White, &white, &black, t) - side(board, Color::Black, &black, &white, t)
+}
+
+fn side(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, t: &ChessTerms) -> Tapered {
+    let them = us.other();
+    let enemies = board.by_color(them) & !board.kings();
+    let pieces = enemies & !board.pawns();
+    let mut s = Tapered::default();
+
+    // Threats: a piece a pawn attacks must move; a weak piece (attacked,
+    // no pawn defends it) may be lost; one nothing defends hangs.
+    s += t.by_pawn * (pieces & ours.pawns).count() as i32;
+    let weak = enemies & !theirs.pawns & ours.all;
+    let pawn_defended = pieces & theirs.pawns;
+    s += by_victim(board, (weak | pawn_defended) & ours.minors, &t.by_minor);
+    s += by_victim(board, weak & ours.rooks, &t.by_rook);
+    s += t.hanging * (weak & !theirs.all).count() as i32;
+
+    // Outposts.
+    let own = board.by_color(us);
+    let their_pawns = board.pawns() & board.by_color(them);
+    for (i, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
+        for sq in board.by_role(role) & own {
+            let rank = relative(us, sq).rank() as usize;
+            let chasers = front_span(us, sq) & adjacent_files(sq.file()) & their_pawns;
+            if (3..=5).contains(&rank) && ours.pawns.contains(sq) && chasers.is_empty() {
+                s += t.outpost[i];
+            }
+        }
+    }
+
+    // Passed pawns in the end game: the kings' distances to the next
+    // square, weighted by how far the pawn has come.
+    if let (Some(our_king), Some(their_king)) = (board.king_of(us), board.king_of(them)) {
+        for sq in board.pawns() & own {
+            let rank = relative(us, sq).rank() as i32;
+            if rank < 3 || (front_span(us, sq) & their_pawns).any() {
+                continue;
+            }
+            let Some(stop) = step(us, sq) else { continue };
+            let w = 5 * rank - 13;
+            let near = t.passer_king[0] * distance(their_king, stop).min(5)
+                - t.passer_king[1] * distance(our_king, stop).min(5);
+            s.eg += near * w;
+        }
+    }
+    s
+}
+
+/// The square in front of a `color` pawn on `sq`.
+fn step(color: Color, sq: Square) -> Option<Square> {
+    match color {
+        Color::White => sq.offset(8),
+        Color::Black => sq.offset(-8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chessplayx_rules::chess::Chess;
+
+    fn terms_of(fen: &str) -> Tapered {
+        let pos = Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"));
+        terms(pos.board(), &TERMS)
+    }
+
+    #[test]
+    fn a_piece_a_pawn_attacks_counts_against_it() {
+        // The same black knight, on d5 attacked by the e4 pawn, or on a5.
+        let hit = terms_of("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1");
+        let safe = terms_of("4k3/8/8/n7/4P3/8/8/4K3 w - - 0 1");
+        assert!(hit.mg > safe.mg + 50, "{hit:?} {safe:?}");
+    }
+
+    #[test]
+    fn an_undefended_piece_hangs() {
+        // A white rook on d1 attacks a black bishop on d6, defended by
+        // the king on e7 or not defended at all (king on h8).
+        let defended = terms_of("8/4k3/3b4/8/8/8/8/3RK3 w - - 0 1");
+        let hanging = terms_of("7k/8/3b4/8/8/8/8/3RK3 w - - 0 1");
+        assert!(hanging.mg > defended.mg, "{hanging:?} {defended:?}");
+    }
+
+    #[test]
+    fn a_knight_on_an_outpost_scores_and_a_chased_one_does_not() {
+        // A knight on d4 defended by e3: no black c- or e-pawn can chase
+        // it, then a black c7 pawn that can (out of the knight's reach).
+        let outpost = terms_of("4k3/8/8/8/3N4/4P3/8/4K3 w - - 0 1");
+        let chased = terms_of("4k3/2p5/8/8/3N4/4P3/8/4K3 w - - 0 1");
+        assert_eq!(outpost.mg - chased.mg, TERMS.outpost[0].mg);
+    }
+
+    #[test]
+    fn the_kings_race_to_a_passed_pawn() {
+        // A white passer on d6; the black king in front of it or far away.
+        let near = terms_of("3k4/8/3P4/8/8/8/8/3K4 w - - 0 1");
+        let far = terms_of("7k/8/3P4/8/8/8/8/3K4 w - - 0 1");
+        assert!(far.eg > near.eg + 100, "{far:?} {near:?}");
+        // Mirrored colours give the mirrored score.
+        let mirrored = terms_of("3k4/8/8/8/8/3p4/8/7K b - - 0 1");
+        assert_eq!(mirrored.eg, -far.eg);
+    }
+}
