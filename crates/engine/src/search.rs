@@ -367,9 +367,9 @@ fn clamp_eval(v: i32) -> i32 {
 }
 
 impl<G: Evaluate> Searcher<G> {
-    /// The static evaluation the search uses: the network at level 8 in
-    /// games that have one, the hand-set evaluation otherwise; clamped
-    /// below the mate scores.
+    /// The static evaluation the search uses: level 8's own
+    /// ([`Evaluate::net_evaluate`]) at level 8, the calibrated hand-set
+    /// evaluation otherwise; clamped below the mate scores.
     #[inline]
     fn static_eval(&mut self, pos: &G) -> i32 {
         let v = if self.use_net {

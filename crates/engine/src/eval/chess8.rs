@@ -18,8 +18,12 @@ use super::{Evaluate, Params, Tapered, Tuned, visit_tapered};
 pub(crate) trait Eval8: Rules {
     /// [`Tuned::Params`].
     type Params: Params;
-    /// [`Tuned::PARAMS`].
+    /// [`Tuned::PARAMS`]: the weights levels 1–7 were calibrated with.
     const PARAMS: Self::Params;
+    /// Level 8's weights: the same unless a game has terms that only the
+    /// top level weighs (chess: docs/strength-chess.md), so that a
+    /// stronger evaluation does not move the lower levels' calibration.
+    const TOP_PARAMS: Self::Params = Self::PARAMS;
     /// [`Tuned::evaluate_with`].
     fn evaluate_with(pos: &Position<Self>, p: &Self::Params) -> i32;
 
@@ -133,11 +137,12 @@ impl<R: Eval8> Evaluate for Position<R> {
         R::null_move(self)
     }
 
+    /// Level 8's evaluation: [`Eval8::TOP_PARAMS`], plus the network's
+    /// correction in the games that have one.
     #[inline]
     fn net_evaluate(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
-        R::net().map(|n| {
-            R::evaluate_with(self, &R::PARAMS) + n.evaluate_cached(self.board(), self.turn(), acc)
-        })
+        let v = R::evaluate_with(self, &R::TOP_PARAMS);
+        Some(R::net().map_or(v, |n| v + n.evaluate_cached(self.board(), self.turn(), acc)))
     }
 }
 

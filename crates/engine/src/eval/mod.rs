@@ -98,11 +98,11 @@ pub trait Evaluate: Game {
     /// (Horde's pawns, sides without pieces).
     fn null_move(&self) -> Option<Self>;
 
-    /// The trained network's evaluation (centipawns, side to move): the
-    /// hand-set evaluation plus the network's correction, for games that
-    /// have a network; `None` for the others. Level 8 plays
-    /// with it, the lower levels keep [`Evaluate::evaluate`] they were
-    /// calibrated with. `acc` holds the accumulators of the last call
+    /// Level 8's evaluation (centipawns, side to move): the hand-set
+    /// evaluation with the terms only level 8 weighs, plus the trained
+    /// network's correction in games that have one; `None` where level 8
+    /// evaluates as the lower levels do. Level 8 plays with it, the lower
+    /// levels keep [`Evaluate::evaluate`] they were calibrated with. `acc` holds the accumulators of the last call
     /// (kept by the search), which are updated rather than rebuilt.
     fn net_evaluate(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
         let _ = acc;
