@@ -51,8 +51,8 @@ pub(crate) struct StandardParams {
     pub(crate) shelter: i32,
     /// King attack: units² × this / 32 (with the enemy queen on).
     pub(crate) king_attack: i32,
-    /// Threats, outposts, safe checks, space and the kings' race to a
-    /// passer ([`chess_terms`]): level 8 only.
+    /// Threats, outposts and the kings' race to a passer
+    /// ([`chess_terms`]): level 8 only.
     pub(crate) terms: Option<ChessTerms>,
 }
 
@@ -154,12 +154,11 @@ impl Eval8 for Standard {
         let b = pos.board();
         let (ws, wu) = chess8::side_terms(b, Color::White, &p.w);
         let (bs, bu) = chess8::side_terms(b, Color::Black, &p.w);
-        let (terms, checks) = p
+        let terms = p
             .terms
             .as_ref()
-            .map_or((Tapered::default(), [0, 0]), |t| chess_terms::terms(b, t));
-        let s = ws - bs + king_safety(b, Color::White, bu + checks[1], p)
-            - king_safety(b, Color::Black, wu + checks[0], p)
+            .map_or_else(Tapered::default, |t| chess_terms::terms(b, t));
+        let s = ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p)
             + terms;
         let v = endgame(b, s.blend(chess8::phase(b)));
         let v = if pos.turn() == Color::White { v } else { -v };
