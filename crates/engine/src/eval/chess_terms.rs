@@ -102,18 +102,18 @@ fn attacks(board: &Board, color: Color) -> Attacks {
     let pawns = pawn_attack_set(board, color);
     let mut minors = Bitboard::EMPTY;
     for sq in board.knights() & own {
-        minors = minors | knight_attacks(sq);
+        minors |= knight_attacks(sq);
     }
     for sq in board.by_role(Role::Bishop) & own {
-        minors = minors | bishop_attacks(sq, occ);
+        minors |= bishop_attacks(sq, occ);
     }
     let mut rooks = Bitboard::EMPTY;
     for sq in board.by_role(Role::Rook) & own {
-        rooks = rooks | rook_attacks(sq, occ);
+        rooks |= rook_attacks(sq, occ);
     }
     let mut heavy = rooks;
     for sq in board.by_role(Role::Queen) & own {
-        heavy = heavy | bishop_attacks(sq, occ) | rook_attacks(sq, occ);
+        heavy |= bishop_attacks(sq, occ) | rook_attacks(sq, occ);
     }
     let king = board.king_of(color).map_or(Bitboard::EMPTY, king_attacks);
     Attacks {
