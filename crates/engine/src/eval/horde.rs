@@ -250,14 +250,14 @@ fn breach(board: &Board, p: &HordeParams) -> i32 {
             Some(Role::Knight) => knight_attacks(sq),
             Some(Role::Bishop) => bishop_attacks(sq, occ),
             Some(Role::Rook) => rook_attacks(sq, occ),
-            Some(Role::Queen) => {
-                queen_reach = queen_reach | queen_attacks(sq, occ);
-                queen_attacks(sq, occ)
-            }
+            Some(Role::Queen) => queen_attacks(sq, occ),
             Some(Role::King) => king_attacks(sq),
             _ => Bitboard::EMPTY,
         };
-        reach = reach | att;
+        if queens.contains(sq) {
+            queen_reach |= att;
+        }
+        reach |= att;
     }
     let d = if (queen_reach & first).any() {
         0
@@ -363,13 +363,16 @@ mod tests {
         let split = chains(&board("4k3/8/8/P1P1P1P1/8/1P1P1P1P/8/8 w - - 0 1"), &PARAMS);
         assert!(high.mg > low.mg + 150, "{high:?} vs {low:?}");
         assert!(high.eg > low.eg, "{high:?} vs {low:?}");
-        // Diagonal links only, one per pawn at most: far less than a wall.
+        // Pawns two ranks apart and on alternate files touch nothing.
         assert!(split.mg < high.mg / 2, "{split:?} vs {high:?}");
         // Black pawns in front of the wall take most of its value.
         let opposed = chains(&board("4k3/pppppppp/8/PPPPPPPP/8/8/8/8 w - - 0 1"), &PARAMS);
         assert!(opposed.mg < high.mg / 2, "{opposed:?} vs {high:?}");
         // A lone pawn has no links.
-        assert_eq!(chains(&board("4k3/8/8/3P4/8/8/8/8 w - - 0 1"), &PARAMS), Tapered::default());
+        assert_eq!(
+            chains(&board("4k3/8/8/3P4/8/8/8/8 w - - 0 1"), &PARAMS),
+            Tapered::default()
+        );
     }
 
     #[test]
@@ -386,7 +389,10 @@ mod tests {
         let third = breach(&board("r2qk2r/8/8/8/8/8/PPP1PPPP/8 w - - 0 1"), &PARAMS);
         assert_eq!(third * 3, o, "{third} vs {o}");
         // Without the queen, half as much at the same distance.
-        let rooks = breach(&board("r3k2r/8/8/8/PPP1PPPP/PPP1PPPP/PPPPPPPP/8 w - - 0 1"), &PARAMS);
+        let rooks = breach(
+            &board("r3k2r/8/8/8/PPP1PPPP/PPP1PPPP/PPPPPPPP/8 w - - 0 1"),
+            &PARAMS,
+        );
         assert_eq!(rooks * 2, t, "{rooks} vs {t}");
         // In the evaluation it counts against White.
         let pos = HordeChess::from_fen(open).unwrap_or_else(|e| unreachable!("{e}"));
@@ -395,6 +401,9 @@ mod tests {
             breach: 0,
             ..PARAMS
         };
-        assert_eq!(Horde::evaluate_with(&pos, &off) - Horde::evaluate_with(&pos, &PARAMS), o);
+        assert_eq!(
+            Horde::evaluate_with(&pos, &off) - Horde::evaluate_with(&pos, &PARAMS),
+            o
+        );
     }
 }
