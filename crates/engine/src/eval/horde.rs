@@ -6,7 +6,10 @@
 
 use chessplayx_rules::{
     Color,
-    chess::{Bitboard, Board, File, Horde, HordeChess, Rank, Role},
+    chess::{
+        Bitboard, Board, File, Horde, HordeChess, Rank, Role, bishop_attacks, king_attacks,
+        knight_attacks, queen_attacks, rook_attacks,
+    },
 };
 
 use super::{
@@ -20,7 +23,9 @@ use super::{
 /// (common and less harmful in the horde) less, and chains count.
 const WHITE: Weights = Weights {
     material: [
-        Tapered::new(100, 128),
+        // Less than the 100/128 of before the chain term: the start's
+        // links are worth about 200/86, so the start keeps its balance.
+        Tapered::new(95, 126),
         Tapered::new(330, 310),
         Tapered::new(345, 330),
         Tapered::new(480, 550),
@@ -74,6 +79,18 @@ pub(crate) struct HordeParams {
     thin: i32,
     /// Per file the horde occupies.
     width: i32,
+    /// Per link (a pawn diagonally behind, or beside on the same rank) of
+    /// a white pawn with no black pawn ahead on its file, by the pawn's
+    /// rank (first to seventh): the middle-game value, the end game's
+    /// grows with the rank (see [`chains`]).
+    chain: [i32; 7],
+    /// The same for a white pawn that a black pawn still faces on its file.
+    chain_opposed: [i32; 7],
+    /// Black's reward per white pawn for a breach in the wall, divided by
+    /// 1 + d² where d is how far the breach is from open (see [`breach`]);
+    /// with and without Black's queen.
+    breach_queen: i32,
+    breach: i32,
 }
 
 /// Hand-set: the Texel fit could not be used for Horde (docs/strength.md).
@@ -87,6 +104,10 @@ const PARAMS: HordeParams = HordeParams {
     break6: Tapered::new(12, 18),
     thin: 18,
     width: 4,
+    chain: [0, 2, 8, 28, 36, 60, 50],
+    chain_opposed: [0, 0, 0, 2, 12, 24, 20],
+    breach_queen: 18,
+    breach: 9,
 };
 
 impl Params for HordeParams {
@@ -100,6 +121,14 @@ impl Params for HordeParams {
         visit_tapered("break6", &mut self.break6, f);
         f("thin", &mut self.thin);
         f("width", &mut self.width);
+        for (r, v) in self.chain.iter_mut().enumerate() {
+            f(&format!("chain.{}", r + 1), v);
+        }
+        for (r, v) in self.chain_opposed.iter_mut().enumerate() {
+            f(&format!("chain_opposed.{}", r + 1), v);
+        }
+        f("breach_queen", &mut self.breach_queen);
+        f("breach", &mut self.breach);
     }
 }
 
@@ -163,6 +192,92 @@ fn width(board: &Board, p: &HordeParams) -> i32 {
     files * p.width
 }
 
+/// The horde is strong as a connected mass that has moved up: every pawn
+/// counts its links (pawns diagonally behind it and beside it) times a
+/// value that grows steeply from the fourth rank on, most for pawns no
+/// black pawn faces. The flat chess-like `supported`/`phalanx` weights
+/// cannot see this: the lead's lost games show our Black shuffling while
+/// a connected horde walked up the board, and our White letting its chain
+/// be split, with the evaluation barely moving either way.
+fn chains(board: &Board, p: &HordeParams) -> Tapered {
+    let white = board.pawns() & board.by_color(Color::White);
+    let black = board.pawns() & board.by_color(Color::Black);
+    let mut s = Tapered::default();
+    for sq in white {
+        let r = sq.rank() as usize;
+        if r == 0 || r == 7 {
+            continue;
+        }
+        let beside = chess8::adjacent_files(sq.file());
+        let mut links = (beside & Bitboard::rank(sq.rank()) & white).count();
+        links += (beside & Bitboard::rank(Rank::ALL[r - 1]) & white).count();
+        if links == 0 {
+            continue;
+        }
+        let ahead = Bitboard::file(sq.file()) & Bitboard(!0u64 << (8 * (r + 1)));
+        let v = if (ahead & black).any() {
+            p.chain_opposed[r]
+        } else {
+            p.chain[r]
+        } * links as i32;
+        // End games reward only the pawns that have gone far.
+        s += Tapered::new(v, v * (r as i32 - 2).max(0) / 4);
+    }
+    s
+}
+
+/// Black wins by opening the wall: a file with few pawns on it (of either
+/// colour) is where its rooks and queen get in, and once they hit White's
+/// first rank the horde is attacked from behind. The reward is per white
+/// pawn left (more pawns, more to win there) over 1 + d², where d is the
+/// fewest pawns on any file, or 1 when a black piece already reaches the
+/// first rank (0 for the queen). This is what Fairy-Stockfish's Black did
+/// to us in every lost game: exchanges that thin one file, then an entry.
+fn breach(board: &Board, p: &HordeParams) -> i32 {
+    let white = board.pawns() & board.by_color(Color::White);
+    let n = white.count() as i32;
+    if n == 0 {
+        return 0;
+    }
+    let black = board.by_color(Color::Black);
+    let queens = board.by_role(Role::Queen) & black;
+    let occ = board.occupied();
+    let first = Bitboard::rank(Rank::First);
+    let mut reach = Bitboard::EMPTY;
+    let mut queen_reach = Bitboard::EMPTY;
+    for sq in black & !board.pawns() {
+        let att = match board.role_at(sq) {
+            Some(Role::Knight) => knight_attacks(sq),
+            Some(Role::Bishop) => bishop_attacks(sq, occ),
+            Some(Role::Rook) => rook_attacks(sq, occ),
+            Some(Role::Queen) => queen_attacks(sq, occ),
+            Some(Role::King) => king_attacks(sq),
+            _ => Bitboard::EMPTY,
+        };
+        if queens.contains(sq) {
+            queen_reach |= att;
+        }
+        reach |= att;
+    }
+    let d = if (queen_reach & first).any() {
+        0
+    } else if (reach & first).any() {
+        1
+    } else {
+        File::ALL
+            .iter()
+            .map(|&f| (Bitboard::file(f) & board.pawns()).count() as i32)
+            .min()
+            .unwrap_or(0)
+    };
+    let k = if queens.any() {
+        p.breach_queen
+    } else {
+        p.breach
+    };
+    k * n / (1 + d * d)
+}
+
 impl Eval8 for Horde {
     type Params = HordeParams;
     const PARAMS: HordeParams = PARAMS;
@@ -171,11 +286,11 @@ impl Eval8 for Horde {
         let b = pos.board();
         let (ws, wu) = chess8::side_terms(b, Color::White, &p.white);
         let (bs, _) = chess8::side_terms(b, Color::Black, &p.black);
-        let s = ws - bs + black_king_danger(b, wu, p) + breakthrough(b, p);
+        let s = ws - bs + black_king_danger(b, wu, p) + breakthrough(b, p) + chains(b, p);
         // Only Black has pieces at the start: its army alone is the full
         // middle game.
         let phase = (2 * chess8::phase(b)).min(24);
-        let mut v = s.blend(phase) + thin_horde(b, p) + width(b, p);
+        let mut v = s.blend(phase) + thin_horde(b, p) + width(b, p) - breach(b, p);
         if b.by_role(Role::Pawn).count() == 0 {
             v = standard::endgame(b, v);
         }
@@ -231,5 +346,64 @@ mod tests {
         let runner = eval("rnbqkbn1/1pppppp1/P7/8/8/8/8/8 w q - 0 1");
         let stuck = eval("rnbqkbn1/1pppppp1/8/8/8/8/P7/8 w q - 0 1");
         assert!(runner > stuck, "{runner} vs {stuck}");
+    }
+
+    fn board(fen: &str) -> Board {
+        *HordeChess::from_fen(fen)
+            .unwrap_or_else(|e| unreachable!("{fen}: {e}"))
+            .board()
+    }
+
+    #[test]
+    fn chains_reward_a_connected_advanced_unopposed_horde() {
+        // The same eight pawns: a wall on the fifth rank, on the third, and
+        // split into pairs that touch nothing.
+        let high = chains(&board("4k3/8/8/PPPPPPPP/8/8/8/8 w - - 0 1"), &PARAMS);
+        let low = chains(&board("4k3/8/8/8/8/PPPPPPPP/8/8 w - - 0 1"), &PARAMS);
+        let split = chains(&board("4k3/8/8/P1P1P1P1/8/1P1P1P1P/8/8 w - - 0 1"), &PARAMS);
+        assert!(high.mg > low.mg + 150, "{high:?} vs {low:?}");
+        assert!(high.eg > low.eg, "{high:?} vs {low:?}");
+        // Pawns two ranks apart and on alternate files touch nothing.
+        assert!(split.mg < high.mg / 2, "{split:?} vs {high:?}");
+        // Black pawns in front of the wall take most of its value.
+        let opposed = chains(&board("4k3/pppppppp/8/PPPPPPPP/8/8/8/8 w - - 0 1"), &PARAMS);
+        assert!(opposed.mg < high.mg / 2, "{opposed:?} vs {high:?}");
+        // A lone pawn has no links.
+        assert_eq!(
+            chains(&board("4k3/8/8/3P4/8/8/8/8 w - - 0 1"), &PARAMS),
+            Tapered::default()
+        );
+    }
+
+    #[test]
+    fn breach_grows_as_a_file_opens_and_a_piece_gets_behind() {
+        // A full wall; the d-file down to one pawn; the d-file empty, so
+        // the queen reaches White's first rank.
+        let closed = "r2qk2r/8/8/8/PPPPPPPP/PPPPPPPP/PPPPPPPP/8 w - - 0 1";
+        let thin = "r2qk2r/8/8/8/PPP1PPPP/PPP1PPPP/PPPPPPPP/8 w - - 0 1";
+        let open = "r2qk2r/8/8/8/PPP1PPPP/PPP1PPPP/PPP1PPPP/8 w - - 0 1";
+        let [c, t, o] = [closed, thin, open].map(|f| breach(&board(f), &PARAMS));
+        assert!(c < t && t < o, "{c} {t} {o}");
+        // Per white pawn left: the same breach with a third of the horde
+        // is worth a third.
+        let third = breach(&board("r2qk2r/8/8/8/8/8/PPP1PPPP/8 w - - 0 1"), &PARAMS);
+        assert_eq!(third * 3, o, "{third} vs {o}");
+        // Without the queen, half as much at the same distance.
+        let rooks = breach(
+            &board("r3k2r/8/8/8/PPP1PPPP/PPP1PPPP/PPPPPPPP/8 w - - 0 1"),
+            &PARAMS,
+        );
+        assert_eq!(rooks * 2, t, "{rooks} vs {t}");
+        // In the evaluation it counts against White.
+        let pos = HordeChess::from_fen(open).unwrap_or_else(|e| unreachable!("{e}"));
+        let off = HordeParams {
+            breach_queen: 0,
+            breach: 0,
+            ..PARAMS
+        };
+        assert_eq!(
+            Horde::evaluate_with(&pos, &off) - Horde::evaluate_with(&pos, &PARAMS),
+            o
+        );
     }
 }
