@@ -93,8 +93,10 @@ pub(crate) struct HordeParams {
     breach: i32,
 }
 
-/// Hand-set: the Texel fit could not be used for Horde (docs/strength.md).
-const PARAMS: HordeParams = HordeParams {
+/// Level 8's weights, hand-set (the Texel fit could not be used for
+/// Horde: docs/strength.md): with session 8's chains and breach
+/// (docs/strength-horde.md).
+const TOP_PARAMS: HordeParams = HordeParams {
     white: WHITE,
     black: BLACK,
     tempo: 10,
@@ -108,6 +110,26 @@ const PARAMS: HordeParams = HordeParams {
     chain_opposed: [0, 0, 0, 2, 12, 24, 20],
     breach_queen: 18,
     breach: 9,
+};
+
+/// Levels 1–7's weights: those their lichess calibration was measured
+/// with, i.e. level 8's without the chains and the breach and with the
+/// white pawn's value of before (100/128), so they evaluate exactly as
+/// then.
+const PARAMS: HordeParams = HordeParams {
+    white: Weights {
+        material: {
+            let mut m = WHITE.material;
+            m[0] = Tapered::new(100, 128);
+            m
+        },
+        ..WHITE
+    },
+    chain: [0; 7],
+    chain_opposed: [0; 7],
+    breach_queen: 0,
+    breach: 0,
+    ..TOP_PARAMS
 };
 
 impl Params for HordeParams {
@@ -281,6 +303,7 @@ fn breach(board: &Board, p: &HordeParams) -> i32 {
 impl Eval8 for Horde {
     type Params = HordeParams;
     const PARAMS: HordeParams = PARAMS;
+    const TOP_PARAMS: HordeParams = TOP_PARAMS;
 
     fn evaluate_with(pos: &HordeChess, p: &HordeParams) -> i32 {
         let b = pos.board();
@@ -358,19 +381,30 @@ mod tests {
     fn chains_reward_a_connected_advanced_unopposed_horde() {
         // The same eight pawns: a wall on the fifth rank, on the third, and
         // split into pairs that touch nothing.
-        let high = chains(&board("4k3/8/8/PPPPPPPP/8/8/8/8 w - - 0 1"), &PARAMS);
-        let low = chains(&board("4k3/8/8/8/8/PPPPPPPP/8/8 w - - 0 1"), &PARAMS);
-        let split = chains(&board("4k3/8/8/P1P1P1P1/8/1P1P1P1P/8/8 w - - 0 1"), &PARAMS);
+        let high = chains(&board("4k3/8/8/PPPPPPPP/8/8/8/8 w - - 0 1"), &TOP_PARAMS);
+        let low = chains(&board("4k3/8/8/8/8/PPPPPPPP/8/8 w - - 0 1"), &TOP_PARAMS);
+        let split = chains(
+            &board("4k3/8/8/P1P1P1P1/8/1P1P1P1P/8/8 w - - 0 1"),
+            &TOP_PARAMS,
+        );
         assert!(high.mg > low.mg + 150, "{high:?} vs {low:?}");
         assert!(high.eg > low.eg, "{high:?} vs {low:?}");
         // Pawns two ranks apart and on alternate files touch nothing.
         assert!(split.mg < high.mg / 2, "{split:?} vs {high:?}");
         // Black pawns in front of the wall take most of its value.
-        let opposed = chains(&board("4k3/pppppppp/8/PPPPPPPP/8/8/8/8 w - - 0 1"), &PARAMS);
+        let opposed = chains(
+            &board("4k3/pppppppp/8/PPPPPPPP/8/8/8/8 w - - 0 1"),
+            &TOP_PARAMS,
+        );
         assert!(opposed.mg < high.mg / 2, "{opposed:?} vs {high:?}");
+        // Levels 1-7 weigh no chains (their calibration predates them).
+        assert_eq!(
+            chains(&board("4k3/8/8/PPPPPPPP/8/8/8/8 w - - 0 1"), &PARAMS),
+            Tapered::default()
+        );
         // A lone pawn has no links.
         assert_eq!(
-            chains(&board("4k3/8/8/3P4/8/8/8/8 w - - 0 1"), &PARAMS),
+            chains(&board("4k3/8/8/3P4/8/8/8/8 w - - 0 1"), &TOP_PARAMS),
             Tapered::default()
         );
     }
@@ -382,16 +416,16 @@ mod tests {
         let closed = "r2qk2r/8/8/8/PPPPPPPP/PPPPPPPP/PPPPPPPP/8 w - - 0 1";
         let thin = "r2qk2r/8/8/8/PPP1PPPP/PPP1PPPP/PPPPPPPP/8 w - - 0 1";
         let open = "r2qk2r/8/8/8/PPP1PPPP/PPP1PPPP/PPP1PPPP/8 w - - 0 1";
-        let [c, t, o] = [closed, thin, open].map(|f| breach(&board(f), &PARAMS));
+        let [c, t, o] = [closed, thin, open].map(|f| breach(&board(f), &TOP_PARAMS));
         assert!(c < t && t < o, "{c} {t} {o}");
         // Per white pawn left: the same breach with a third of the horde
         // is worth a third.
-        let third = breach(&board("r2qk2r/8/8/8/8/8/PPP1PPPP/8 w - - 0 1"), &PARAMS);
+        let third = breach(&board("r2qk2r/8/8/8/8/8/PPP1PPPP/8 w - - 0 1"), &TOP_PARAMS);
         assert_eq!(third * 3, o, "{third} vs {o}");
         // Without the queen, half as much at the same distance.
         let rooks = breach(
             &board("r3k2r/8/8/8/PPP1PPPP/PPP1PPPP/PPPPPPPP/8 w - - 0 1"),
-            &PARAMS,
+            &TOP_PARAMS,
         );
         assert_eq!(rooks * 2, t, "{rooks} vs {t}");
         // In the evaluation it counts against White.
@@ -399,10 +433,10 @@ mod tests {
         let off = HordeParams {
             breach_queen: 0,
             breach: 0,
-            ..PARAMS
+            ..TOP_PARAMS
         };
         assert_eq!(
-            Horde::evaluate_with(&pos, &off) - Horde::evaluate_with(&pos, &PARAMS),
+            Horde::evaluate_with(&pos, &off) - Horde::evaluate_with(&pos, &TOP_PARAMS),
             o
         );
     }
