@@ -34,9 +34,6 @@ pub enum TrainError {
     /// No position to train on.
     #[error("no position to train on")]
     NoData,
-    /// This game has no network.
-    #[error("{0:?} has no network")]
-    NoNetwork(Variant),
 }
 
 /// How [`train`] runs.
@@ -468,7 +465,7 @@ pub struct Trained {
 ///
 /// # Errors
 ///
-/// [`TrainError`] for data that does not parse or a game without a net.
+/// [`TrainError`] for data that does not parse.
 pub fn train(
     variant: Variant,
     data: &str,
