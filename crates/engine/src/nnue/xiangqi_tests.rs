@@ -241,6 +241,31 @@ fn the_trainer_learns_from_xiangqi_games() {
     assert!(train::train(Variant::Xiangqi, chess, &topts, &mut |_| {}).is_err());
 }
 
+/// What level 8 plays with: the hand-set evaluation plus the built-in
+/// net's correction.
+fn net_eval(fen: &str) -> i32 {
+    pos(fen)
+        .net_evaluate(&mut Accumulator::default())
+        .unwrap_or_else(|| unreachable!("Xiangqi has a net"))
+}
+
+#[test]
+fn the_built_in_net_keeps_a_chariot_up_clearly_won() {
+    // Black has lost a chariot: Red is far ahead whoever moves.
+    let red = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let black = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1";
+    assert!(net_eval(red) > 500, "{}", net_eval(red));
+    assert!(net_eval(black) < -500, "{}", net_eval(black));
+    let start = net_eval(FENS[0]);
+    assert!(start.abs() < 100, "{start}");
+    // The correction is not nothing: it moves some of these positions.
+    let moved = FENS
+        .iter()
+        .filter(|f| net_eval(f) != pos(f).evaluate())
+        .count();
+    assert!(moved >= 2, "{moved}");
+}
+
 #[test]
 fn level_8_plays_xiangqi_with_its_net() {
     use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher};
