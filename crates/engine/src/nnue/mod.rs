@@ -218,7 +218,7 @@ impl<F: Features> std::fmt::Debug for Cache<F> {
 }
 
 /// The accumulators the search keeps between evaluations, one [`Cache`]
-/// per board shape: the search's hook ([`crate::eval::Evaluate`]'s
+/// per board shape: the search's hook ([`crate::Evaluate`]'s
 /// `net_evaluate`) has one type for every game, and a searcher only
 /// ever fills the one of its game.
 #[derive(Clone, Debug, Default)]
