@@ -315,6 +315,17 @@ impl Evaluate for Xiangqi {
             | b.by_piece(Piece::new(us, Role::Cannon));
         if pieces.any() { self.swap_turn() } else { None }
     }
+    /// Level 8: the hand-set evaluation plus Xiangqi's correction net
+    /// (docs/strength-nnue.md, session 8).
+    #[inline]
+    fn net_evaluate(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
+        net().map(|n| self.evaluate() + n.evaluate_cached(self.board(), self.turn(), acc))
+    }
+}
+
+/// The network level 8 plays with, if any.
+fn net() -> Option<&'static crate::nnue::Network<crate::nnue::Xiangqi90>> {
+    crate::nnue::xiangqi()
 }
 
 #[cfg(test)]

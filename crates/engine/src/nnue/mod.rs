@@ -1,32 +1,33 @@
-//! A small NNUE-style evaluation for the 8×8 games that have a trained
-//! network (Horde and Atomic play one at level 8; chess's is built in but
-//! off, as it did not gain: docs/strength-nnue.md): 768 inputs (piece colour relative to the
-//! perspective × 6 roles × 64 squares, flipped for Black), one hidden
-//! layer of [`HIDDEN`] per perspective with clipped ReLU, both halves
-//! (side to move first) into one output scaled to centipawns. The output
-//! is a correction added to the hand-set evaluation (see [`train`] for
-//! why), so [`Network::evaluate`] alone is not an evaluation.
+//! A small NNUE-style evaluation for the games that have a trained
+//! network (Horde, Atomic and Xiangqi play one at level 8; chess's is
+//! built in but off, as it did not gain: docs/strength-nnue.md). The
+//! inputs are one-hot piece features per board shape ([`Features`]): 768
+//! on the 8×8 board ([`Board8`]: piece colour relative to the perspective
+//! × 6 roles × 64 squares, flipped for Black) and 1,260 in Xiangqi
+//! ([`Xiangqi90`]: 2 × 7 roles × 90 points). One hidden layer of
+//! [`HIDDEN`] per perspective with clipped ReLU, both halves (side to move
+//! first) into one output scaled to centipawns. The output is a
+//! correction added to the hand-set evaluation (see [`train`] for why),
+//! so [`Network::evaluate`] alone is not an evaluation.
 //!
 //! Inference is integer (i16 weights and accumulators, i32 output sum) in
 //! plain loops over fixed-size arrays, which rustc vectorises. The search
 //! copies positions, so it has no make/unmake to hook an update into: the
 //! searcher keeps the last evaluation's accumulators and applies the
-//! bitboard differences to the next board (a child or sibling, a few rows).
-//! The weights are built into the binary (`include_bytes!`), so the
-//! engine stays one self-contained file and `bench` stays deterministic.
-//! [`train`] fits them; docs/strength-nnue.md has the recipe.
+//! piece sets' differences to the next board (a child or sibling, a few
+//! rows). The weights are built into the binary (`include_bytes!`), so
+//! the engine stays one self-contained file and `bench` stays
+//! deterministic. [`train`] fits them; docs/strength-nnue.md has the
+//! recipe.
 
+mod features;
 pub mod train;
 
-use std::sync::OnceLock;
+use std::{marker::PhantomData, sync::OnceLock};
 
-use chessplayx_rules::{
-    Color,
-    chess::{Bitboard, Board, Role},
-};
+use chessplayx_rules::Color;
+pub use features::{Board8, Features, Xiangqi90, XiangqiPieces};
 
-/// Input features: 2 relative colours × 6 roles × 64 squares.
-pub const INPUTS: usize = 768;
 /// Hidden units per perspective.
 pub const HIDDEN: usize = 128;
 /// Quantisation of the hidden layer: float 1.0 is `QA` (the clipped ReLU
@@ -39,10 +40,20 @@ pub const QB: i32 = 1024;
 /// Centipawns per unit of the network's output: the trainer's sigmoid is
 /// `1 / (1 + e^(−cp / SCALE))`, the same scale as its search-score target.
 pub const SCALE: i32 = 400;
-/// First bytes of a weight file, with the format's version.
+/// First bytes of a weight file, with the format's version. The shape
+/// follows it, so one format serves every board: a file of another
+/// shape is refused by its sizes ([`NetError::Shape`]).
 const MAGIC: &[u8; 8] = b"CPXNNUE1";
-/// Bytes of a weight file: magic, two u32 sizes, i16 weights, i32 bias.
-pub const FILE_BYTES: usize = 8 + 8 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+/// Bytes of a weight file with `inputs` features: magic, two u32 sizes,
+/// i16 weights, i32 bias.
+#[must_use]
+pub const fn file_bytes(inputs: usize) -> usize {
+    8 + 8 + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+}
+
+/// Bytes of an 8×8 game's weight file.
+pub const FILE_BYTES: usize = file_bytes(Board8::INPUTS);
 
 /// Why a weight file was refused.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -50,68 +61,45 @@ pub enum NetError {
     /// Not a weight file of this format.
     #[error("not a chessplayx network (bad magic)")]
     Magic,
-    /// Sizes other than this build's.
-    #[error("network is {inputs}×{hidden}, this build reads {INPUTS}×{HIDDEN}")]
+    /// Sizes other than this board's.
+    #[error("network is {inputs}×{hidden}, this board reads {expected}×{HIDDEN}")]
     Shape {
         /// Inputs in the file.
         inputs: usize,
         /// Hidden units in the file.
         hidden: usize,
+        /// Inputs of the board it was read for.
+        expected: usize,
     },
     /// Too short or too long.
-    #[error("network file is {0} bytes, expected {FILE_BYTES}")]
-    Length(usize),
+    #[error("network file is {len} bytes, expected {expected}")]
+    Length {
+        /// Bytes given.
+        len: usize,
+        /// Bytes of a file of this shape.
+        expected: usize,
+    },
 }
 
-/// Quantised weights, as inference reads them.
+/// Quantised weights, as inference reads them, for the board shape `F`.
 #[derive(Clone, Debug)]
-pub struct Network {
-    /// One row of hidden weights per input feature.
-    w1: Box<[[i16; HIDDEN]; INPUTS]>,
+pub struct Network<F: Features = Board8> {
+    /// One row of hidden weights per input feature (`F::INPUTS` rows).
+    w1: Box<[[i16; HIDDEN]]>,
     b1: [i16; HIDDEN],
     /// Output weights: side to move's half, then the other side's.
     w2: [[i16; HIDDEN]; 2],
     /// Output bias, in units of `QA × QB`.
     b2: i32,
+    shape: PhantomData<F>,
 }
 
-/// The feature of a `color` `role` on square index `sq` (a1 = 0) as
-/// `perspective` sees it: its own pieces first, ranks flipped for Black so
-/// both sides see the board from their own side.
-#[inline]
-#[must_use]
-pub fn feature(perspective: Color, color: Color, role: Role, sq: usize) -> usize {
-    let rel = usize::from(color != perspective);
-    let sq = if perspective == Color::White {
-        sq
-    } else {
-        sq ^ 56
-    };
-    rel * 384 + role as usize * 64 + sq
-}
-
-/// Calls `f(white_feature, black_feature)` for every piece on `board`.
-#[inline]
-pub fn for_each_feature(board: &Board, mut f: impl FnMut(usize, usize)) {
-    for color in Color::ALL {
-        for role in Role::ALL {
-            for sq in board.by_color(color) & board.by_role(role) {
-                let s = sq.index();
-                f(
-                    feature(Color::White, color, role, s),
-                    feature(Color::Black, color, role, s),
-                );
-            }
-        }
-    }
-}
-
-impl Network {
+impl<F: Features> Network<F> {
     /// Reads a weight file (little-endian, as [`train`] writes it).
     ///
     /// # Errors
     ///
-    /// [`NetError`] when `bytes` is not a file of this build's shape.
+    /// [`NetError`] when `bytes` is not a file of this board's shape.
     pub fn parse(bytes: &[u8]) -> Result<Self, NetError> {
         if bytes.len() < 16 || &bytes[..8] != MAGIC {
             return Err(NetError::Magic);
@@ -120,17 +108,25 @@ impl Network {
             u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]) as usize
         };
         let (inputs, hidden) = (u32_at(8), u32_at(12));
-        if inputs != INPUTS || hidden != HIDDEN {
-            return Err(NetError::Shape { inputs, hidden });
+        if inputs != F::INPUTS || hidden != HIDDEN {
+            return Err(NetError::Shape {
+                inputs,
+                hidden,
+                expected: F::INPUTS,
+            });
         }
-        if bytes.len() != FILE_BYTES {
-            return Err(NetError::Length(bytes.len()));
+        let expected = file_bytes(F::INPUTS);
+        if bytes.len() != expected {
+            return Err(NetError::Length {
+                len: bytes.len(),
+                expected,
+            });
         }
-        let mut words = bytes[16..FILE_BYTES - 4]
+        let mut words = bytes[16..expected - 4]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut next = || words.next().unwrap_or(0);
-        let mut w1 = Box::new([[0i16; HIDDEN]; INPUTS]);
+        let mut w1 = vec![[0i16; HIDDEN]; F::INPUTS].into_boxed_slice();
         for row in w1.iter_mut() {
             row.iter_mut().for_each(|w| *w = next());
         }
@@ -140,22 +136,28 @@ impl Network {
         for half in &mut w2 {
             half.iter_mut().for_each(|w| *w = next());
         }
-        let t = FILE_BYTES - 4;
+        let t = expected - 4;
         let b2 = i32::from_le_bytes([bytes[t], bytes[t + 1], bytes[t + 2], bytes[t + 3]]);
-        Ok(Self { w1, b1, w2, b2 })
+        Ok(Self {
+            w1,
+            b1,
+            w2,
+            b2,
+            shape: PhantomData,
+        })
     }
 
     /// Builds the quantised network from float weights laid out as the
-    /// trainer keeps them (`w1` feature-major).
+    /// trainer keeps them (`w1` feature-major, `F::INPUTS` rows).
     pub(crate) fn quantise(w1: &[f32], b1: &[f32], w2: &[f32], b2: f32) -> Vec<u8> {
         let q = |v: f32, s: i32| {
             (v * s as f32)
                 .round()
                 .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
         };
-        let mut out = Vec::with_capacity(FILE_BYTES);
+        let mut out = Vec::with_capacity(file_bytes(F::INPUTS));
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(F::INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         for &v in w1.iter().chain(b1) {
             out.extend_from_slice(&q(v, QA).to_le_bytes());
@@ -171,91 +173,93 @@ impl Network {
     /// The network's output in centipawns for the side to move `turn`
     /// (a correction to the hand-set evaluation).
     #[must_use]
-    pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
+    pub fn evaluate(&self, board: &F::Board, turn: Color) -> i32 {
         // An empty cache has no board to update from: a full refresh.
         self.evaluate_cached(board, turn, &mut Accumulator::default())
     }
 }
 
-/// Accumulators of both perspectives (White's, Black's) with the board
-/// they were computed for. The search's next evaluation is usually of a
-/// child or a sibling, a few pieces away: updating from the last one by
-/// the bitboards' differences costs a handful of row additions instead of
-/// one per piece. Integer arithmetic makes the update exact, so the
-/// result is the same as a refresh (`bench` counts the same nodes).
-#[derive(Clone, Debug)]
-pub struct Accumulator {
-    board: Option<Board>,
+/// One board shape's accumulators of both perspectives (White's,
+/// Black's) with the pieces they were computed for. The search's next
+/// evaluation is usually of a child or a sibling, a few pieces away:
+/// updating from the last one by the piece sets' differences costs a
+/// handful of row additions instead of one per piece. Integer arithmetic
+/// makes the update exact, so the result is the same as a refresh
+/// (`bench` counts the same nodes).
+pub struct Cache<F: Features> {
+    pieces: Option<F::Pieces>,
     acc: [[i16; HIDDEN]; 2],
 }
 
-impl Default for Accumulator {
+impl<F: Features> Clone for Cache<F> {
+    fn clone(&self) -> Self {
+        Self {
+            pieces: self.pieces,
+            acc: self.acc,
+        }
+    }
+}
+
+impl<F: Features> Default for Cache<F> {
     fn default() -> Self {
         Self {
-            board: None,
+            pieces: None,
             acc: [[0; HIDDEN]; 2],
         }
     }
 }
 
+impl<F: Features> std::fmt::Debug for Cache<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cache")
+            .field("filled", &self.pieces.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The accumulators the search keeps between evaluations, one [`Cache`]
+/// per board shape: the search's hook ([`crate::Evaluate`]'s
+/// `net_evaluate`) has one type for every game, and a searcher only
+/// ever fills the one of its game.
+#[derive(Clone, Debug, Default)]
+pub struct Accumulator {
+    board8: Cache<Board8>,
+    xiangqi: Cache<Xiangqi90>,
+}
+
 /// More changed pieces than this and a refresh is cheaper.
 const MAX_UPDATE: u32 = 12;
 
-impl Network {
-    /// [`Network::evaluate`], updating `cache` from its board to `board`.
+impl<F: Features> Network<F> {
+    /// [`Network::evaluate`], updating `acc` from its last board to `board`.
     #[must_use]
-    pub fn evaluate_cached(&self, board: &Board, turn: Color, cache: &mut Accumulator) -> i32 {
-        let updated = cache
-            .board
-            .is_some_and(|old| self.update(&old, board, &mut cache.acc));
+    pub fn evaluate_cached(&self, board: &F::Board, turn: Color, acc: &mut Accumulator) -> i32 {
+        let cache = F::cache(acc);
+        let pieces = F::pieces(board);
+        let w1 = &self.w1;
+        let [white, black] = &mut cache.acc;
+        let updated = cache.pieces.as_ref().is_some_and(|old| {
+            F::for_each_change(old, &pieces, MAX_UPDATE, |added, w, b| {
+                if added {
+                    add_row(white, &w1[w]);
+                    add_row(black, &w1[b]);
+                } else {
+                    sub_row(white, &w1[w]);
+                    sub_row(black, &w1[b]);
+                }
+            })
+        });
         if !updated {
-            cache.acc = [self.b1; 2];
-            let [white, black] = &mut cache.acc;
-            for_each_feature(board, |w, b| {
-                add_row(white, &self.w1[w]);
-                add_row(black, &self.w1[b]);
+            *white = self.b1;
+            *black = self.b1;
+            F::for_each_feature(&pieces, |w, b| {
+                add_row(white, &w1[w]);
+                add_row(black, &w1[b]);
             });
         }
-        cache.board = Some(*board);
+        cache.pieces = Some(pieces);
         let (us, them) = if turn == Color::White { (0, 1) } else { (1, 0) };
         self.output(&cache.acc[us], &cache.acc[them])
-    }
-
-    /// Moves `acc` from `old` to `new`; `false` (untouched) when too many
-    /// pieces differ.
-    fn update(&self, old: &Board, new: &Board, acc: &mut [[i16; HIDDEN]; 2]) -> bool {
-        // Each (colour, role)'s squares left and reached, found once and
-        // both counted and applied.
-        let mut diffs = [(Color::White, Role::Pawn, Bitboard::EMPTY, Bitboard::EMPTY); 12];
-        let mut changed = 0;
-        for (slot, (color, role)) in diffs.iter_mut().zip(
-            Color::ALL
-                .into_iter()
-                .flat_map(|c| Role::ALL.into_iter().map(move |r| (c, r))),
-        ) {
-            let o = old.by_color(color) & old.by_role(role);
-            let n = new.by_color(color) & new.by_role(role);
-            let (gone, came) = (o & !n, n & !o);
-            changed += gone.count() + came.count();
-            *slot = (color, role, gone, came);
-        }
-        if changed > MAX_UPDATE {
-            return false;
-        }
-        let [white, black] = acc;
-        for &(color, role, gone, came) in &diffs {
-            for sq in gone {
-                let s = sq.index();
-                sub_row(white, &self.w1[feature(Color::White, color, role, s)]);
-                sub_row(black, &self.w1[feature(Color::Black, color, role, s)]);
-            }
-            for sq in came {
-                let s = sq.index();
-                add_row(white, &self.w1[feature(Color::White, color, role, s)]);
-                add_row(black, &self.w1[feature(Color::Black, color, role, s)]);
-            }
-        }
-        true
     }
 
     /// The output from the side to move's and the other side's
@@ -331,5 +335,18 @@ pub fn atomic() -> Option<&'static Network> {
         .as_ref()
 }
 
+/// Xiangqi's network file.
+static XIANGQI_BYTES: &[u8] = include_bytes!("../../nets/xiangqi.nnue");
+
+/// Xiangqi's network, parsed once (as [`chess`]), over [`Xiangqi90`]'s
+/// 1,260 features.
+pub fn xiangqi() -> Option<&'static Network<Xiangqi90>> {
+    static NET: OnceLock<Option<Network<Xiangqi90>>> = OnceLock::new();
+    NET.get_or_init(|| Network::parse(XIANGQI_BYTES).ok())
+        .as_ref()
+}
+
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod xiangqi_tests;

@@ -68,17 +68,19 @@ fn the_built_in_nets_parse_and_have_their_size() {
     assert!(super::horde().is_some());
     assert_eq!(super::ATOMIC_BYTES.len(), FILE_BYTES);
     assert!(super::atomic().is_some());
+    assert_eq!(super::XIANGQI_BYTES.len(), super::file_bytes(1260));
+    assert!(super::xiangqi().is_some());
 }
 
 #[test]
 fn broken_files_are_refused_without_panic() {
     let good = super::CHESS_BYTES;
-    assert!(Network::parse(&good[..good.len() - 1]).is_err());
-    assert!(Network::parse(&[]).is_err());
-    assert!(Network::parse(b"CPXNNUE1\x01\0\0\0\x80\0\0\0").is_err());
+    assert!(Network::<super::Board8>::parse(&good[..good.len() - 1]).is_err());
+    assert!(Network::<super::Board8>::parse(&[]).is_err());
+    assert!(Network::<super::Board8>::parse(b"CPXNNUE1\x01\0\0\0\x80\0\0\0").is_err());
     let mut bad = good.to_vec();
     bad[0] = b'X';
-    assert!(Network::parse(&bad).is_err());
+    assert!(Network::<super::Board8>::parse(&bad).is_err());
 }
 
 #[test]
@@ -150,14 +152,14 @@ fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
     assert!(text.lines().all(|l| l.split(';').count() == 3), "{text}");
     let topts = small_training();
     let t = train_and_check_the_loss_falls(Variant::Chess, &text, &topts);
-    let net = Network::parse(&t.file).unwrap_or_else(|e| unreachable!("{e}"));
+    let net = Network::<super::Board8>::parse(&t.file).unwrap_or_else(|e| unreachable!("{e}"));
     // Same file, same seed: training is deterministic.
     let again = train::train(Variant::Chess, &text, &topts, &mut |_| {})
         .unwrap_or_else(|e| unreachable!("{e}"));
     assert_eq!(t.file, again.file);
     let p = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let _ = net.evaluate(p.board(), Color::White);
-    // Xiangqi's board is not 8×8: no network reads it.
+    // A chess FEN is not a Xiangqi position.
     assert!(train::train(Variant::Xiangqi, &text, &topts, &mut |_| {}).is_err());
     assert!(train::train(Variant::Chess, "8/8 w;1;x", &topts, &mut |_| {}).is_err());
 }
@@ -166,7 +168,7 @@ fn the_trainer_lowers_the_loss_and_writes_a_readable_file() {
 fn the_trainer_learns_from_atomic_games() {
     let text = self_play_data(Variant::Atomic, 5);
     let t = train_and_check_the_loss_falls(Variant::Atomic, &text, &small_training());
-    assert!(Network::parse(&t.file).is_ok());
+    assert!(Network::<super::Board8>::parse(&t.file).is_ok());
 }
 
 /// Plays 20 random games of up to 60 plies from `fen` and checks at each

@@ -10,16 +10,14 @@
 //!
 //! Positions are lines `<fen>;<score>;<result>` as `chessplayx tune gen
 //! --with-score` writes them (score in centipawns and result 1/0.5/0,
-//! both for White).
+//! both for White, Red in Xiangqi). The trainer is generic over the
+//! board's [`Features`]: the same code trains the 8×8 nets and Xiangqi's.
 
 use std::{fmt, time::Instant};
 
-use chessplayx_rules::{
-    Color, Variant,
-    chess::{AtomicChess, Board, Chess, HordeChess},
-};
+use chessplayx_rules::{Color, Variant, xiangqi::Xiangqi};
 
-use super::{HIDDEN, INPUTS, Network, SCALE, for_each_feature};
+use super::{Board8, Features, HIDDEN, Network, SCALE, Xiangqi90};
 use crate::{Evaluate, Rng};
 
 /// Why training failed.
@@ -36,9 +34,6 @@ pub enum TrainError {
     /// No position to train on.
     #[error("no position to train on")]
     NoData,
-    /// This game has no network.
-    #[error("{0:?} has no network")]
-    NoNetwork(Variant),
 }
 
 /// How [`train`] runs.
@@ -56,8 +51,9 @@ pub struct TrainOptions {
     pub threads: usize,
     /// Seed of the initial weights and the shuffling.
     pub seed: u64,
-    /// Also train on each position without castling rights mirrored
-    /// left to right (held-out positions are never mirrored).
+    /// Also train on each position mirrored left to right where that is
+    /// the same game: without castling rights on the 8×8 board, always in
+    /// Xiangqi (held-out positions are never mirrored).
     pub mirror: bool,
 }
 
@@ -118,16 +114,22 @@ struct Data {
 }
 
 impl Data {
-    /// Adds a position; `mirror` flips it left to right (`^ 7` flips a
-    /// feature's file), the same game when no side may castle.
-    fn push(&mut self, board: &Board, turn: Color, target: f32, base: f32, mirror: bool) {
+    /// Adds a position; `mirror` flips it left to right.
+    fn push<F: Features>(
+        &mut self,
+        pieces: &F::Pieces,
+        turn: Color,
+        target: f32,
+        base: f32,
+        mirror: bool,
+    ) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
-        let m = if mirror { 7 } else { 0 };
-        for_each_feature(board, |w, b| {
-            self.features.push((w ^ m) as u16);
-            self.features.push((b ^ m) as u16);
+        let m = |f: usize| if mirror { F::mirror(f) } else { f };
+        F::for_each_feature(pieces, |w, b| {
+            self.features.push(m(w) as u16);
+            self.features.push(m(b) as u16);
         });
         self.offsets.push(self.features.len() as u32);
         self.white_to_move.push(turn == Color::White);
@@ -156,12 +158,35 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Reads the data into training and held-out sets (the last tenth).
-fn load(
-    variant: Variant,
+/// A data line's position as the trainer needs it: its pieces, the side
+/// to move, the hand-set evaluation (side to move) and whether its left-
+/// right mirror is the same game.
+type Parsed<F> = (<F as Features>::Pieces, Color, i32, bool);
+
+/// Parses `fen` as an 8×8 game with rules `R`: without castling rights
+/// the game is symmetric left to right.
+fn parse_8x8<R: chessplayx_rules::chess::Rules>(fen: &str) -> Result<Parsed<Board8>, String>
+where
+    chessplayx_rules::chess::Position<R>: Evaluate,
+{
+    let p = chessplayx_rules::chess::Position::<R>::from_fen(fen).map_err(|e| e.to_string())?;
+    let symmetric = fen.split_whitespace().nth(2) == Some("-");
+    Ok((*p.board(), p.turn(), p.evaluate(), symmetric))
+}
+
+/// Parses `fen` as Xiangqi, always symmetric left to right.
+fn parse_xiangqi(fen: &str) -> Result<Parsed<Xiangqi90>, String> {
+    let p = Xiangqi::from_fen(fen).map_err(|e| e.to_string())?;
+    Ok((Xiangqi90::pieces(p.board()), p.turn(), p.evaluate(), true))
+}
+
+/// Reads the data into training and held-out sets (the last tenth);
+/// `parse` reads a FEN.
+fn load<F: Features>(
     text: &str,
     lambda: f32,
     mirror: bool,
+    parse: impl Fn(&str) -> Result<Parsed<F>, String>,
 ) -> Result<(Data, Data), TrainError> {
     let (mut train, mut valid) = (Data::default(), Data::default());
     // The last tenth is held out: a game's positions are consecutive
@@ -188,21 +213,7 @@ fn load(
             .trim()
             .parse()
             .map_err(|_| bad(format!("result {result:?}")))?;
-        let (board, turn, handset) = match variant {
-            Variant::Chess => {
-                let p = Chess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
-                (*p.board(), p.turn(), p.evaluate())
-            }
-            Variant::Horde => {
-                let p = HordeChess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
-                (*p.board(), p.turn(), p.evaluate())
-            }
-            Variant::Atomic => {
-                let p = AtomicChess::from_fen(fen.trim()).map_err(|e| bad(e.to_string()))?;
-                (*p.board(), p.turn(), p.evaluate())
-            }
-            v => return Err(TrainError::NoNetwork(v)),
-        };
+        let (pieces, turn, handset, symmetric) = parse(fen.trim()).map_err(bad)?;
         let (score, result) = if turn == Color::White {
             (score, result)
         } else {
@@ -212,13 +223,13 @@ fn load(
         let held = n >= first_held;
         let set = if held { &mut valid } else { &mut train };
         let base = handset as f32 / SCALE as f32;
-        set.push(&board, turn, target, base, false);
+        set.push::<F>(&pieces, turn, target, base, false);
         let e = sigmoid(handset as f32 / SCALE as f32) - target;
         set.handset_loss += f64::from(e * e);
-        // Without castling rights the game is symmetric left to right:
-        // the mirror image is a second training position for free.
-        if mirror && !held && fen.split_whitespace().nth(2) == Some("-") {
-            train.push(&board, turn, target, base, true);
+        // Where the game is symmetric left to right, the mirror image
+        // is a second training position for free.
+        if mirror && !held && symmetric {
+            train.push::<F>(&pieces, turn, target, base, true);
         }
     }
     if train.len() == 0 {
@@ -244,21 +255,22 @@ const W1_CLIP: f32 = 1.98;
 const W2_CLIP: f32 = 4.0;
 
 impl Weights {
-    fn zero() -> Self {
+    /// All zero, for `inputs` features.
+    fn zero(inputs: usize) -> Self {
         Self {
-            w1: vec![0.0; INPUTS * HIDDEN],
+            w1: vec![0.0; inputs * HIDDEN],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; 2 * HIDDEN],
             b2: 0.0,
         }
     }
 
-    fn random(rng: &mut Rng) -> Self {
+    fn random(inputs: usize, rng: &mut Rng) -> Self {
         let mut uniform = |scale: f32| {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (u * 2.0 - 1.0) * scale
         };
-        let mut w = Self::zero();
+        let mut w = Self::zero(inputs);
         w.w1.iter_mut().for_each(|v| *v = uniform(0.1));
         // Output weights start at zero: the untrained correction is
         // none, so training starts from the hand-set evaluation's loss.
@@ -371,7 +383,7 @@ fn batch_gradient(w: &Weights, data: &Data, idx: &[usize], grads: &mut [Weights]
             .zip(grads.iter_mut())
             .map(|(chunk, g)| {
                 scope.spawn(move || {
-                    *g = Weights::zero();
+                    *g = Weights::zero(w.w1.len() / HIDDEN);
                     run_batch(w, data, chunk, Some(g))
                 })
             })
@@ -453,24 +465,40 @@ pub struct Trained {
 ///
 /// # Errors
 ///
-/// [`TrainError`] for data that does not parse or a game without a net.
+/// [`TrainError`] for data that does not parse.
 pub fn train(
     variant: Variant,
     data: &str,
     opts: &TrainOptions,
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<Trained, TrainError> {
-    let (train, valid) = load(variant, data, opts.lambda, opts.mirror)?;
+    use chessplayx_rules::chess::{Atomic, Horde, Standard};
+    match variant {
+        Variant::Chess => train_on::<Board8>(data, opts, progress, parse_8x8::<Standard>),
+        Variant::Horde => train_on::<Board8>(data, opts, progress, parse_8x8::<Horde>),
+        Variant::Atomic => train_on::<Board8>(data, opts, progress, parse_8x8::<Atomic>),
+        Variant::Xiangqi => train_on::<Xiangqi90>(data, opts, progress, parse_xiangqi),
+    }
+}
+
+/// [`train`] over the features `F`, reading FENs with `parse`.
+fn train_on<F: Features>(
+    data: &str,
+    opts: &TrainOptions,
+    progress: &mut dyn FnMut(&EpochReport),
+    parse: impl Fn(&str) -> Result<Parsed<F>, String>,
+) -> Result<Trained, TrainError> {
+    let (train, valid) = load::<F>(data, opts.lambda, opts.mirror, parse)?;
     let clock = Instant::now();
     let mut rng = Rng::new(opts.seed);
-    let mut w = Weights::random(&mut rng);
+    let mut w = Weights::random(F::INPUTS, &mut rng);
     let mut adam = Adam {
-        m: Weights::zero(),
-        v: Weights::zero(),
+        m: Weights::zero(F::INPUTS),
+        v: Weights::zero(F::INPUTS),
         t: 0,
     };
     let threads = opts.threads.max(1);
-    let mut grads = vec![Weights::zero(); threads];
+    let mut grads = vec![Weights::zero(F::INPUTS); threads];
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut epochs = Vec::new();
     let mut best = (f64::INFINITY, 0, w.clone());
@@ -513,7 +541,7 @@ pub fn train(
         handset_valid_loss: valid.handset_loss / valid.len().max(1) as f64,
         best_epoch,
         epochs,
-        file: Network::quantise(&w.w1, &w.b1, &w.w2, w.b2),
+        file: Network::<F>::quantise(&w.w1, &w.b1, &w.w2, w.b2),
     })
 }
 
@@ -527,14 +555,14 @@ mod tests {
     /// rounding (a few centipawns).
     #[test]
     fn quantised_inference_matches_the_float_network() {
-        let mut w = Weights::random(&mut Rng::new(9));
+        let mut w = Weights::random(Board8::INPUTS, &mut Rng::new(9));
         w.b1.iter_mut().for_each(|v| *v = 0.3);
         let mut rng = Rng::new(4);
         for v in &mut w.w2 {
             *v = ((rng.next_u64() % 2001) as f32 - 1000.0) / 10_000.0;
         }
         w.b2 = 0.05;
-        let net = Network::parse(&Network::quantise(&w.w1, &w.b1, &w.w2, w.b2))
+        let net = Network::<Board8>::parse(&Network::<Board8>::quantise(&w.w1, &w.b1, &w.w2, w.b2))
             .unwrap_or_else(|e| unreachable!("{e}"));
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -542,7 +570,7 @@ mod tests {
         ] {
             let p = Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
             let mut d = Data::default();
-            d.push(p.board(), p.turn(), 0.5, 0.0, false);
+            d.push::<Board8>(p.board(), p.turn(), 0.5, 0.0, false);
             let mut acc = [[0f32; HIDDEN]; 2];
             let float_cp = w.forward(d.sample(0).0, &mut acc) * SCALE as f32;
             let int_cp = net.evaluate(p.board(), p.turn());
