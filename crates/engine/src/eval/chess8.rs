@@ -137,7 +137,7 @@ impl<R: Eval8> Evaluate for Position<R> {
         R::null_move(self)
     }
 
-    /// Level 8's evaluation: [`Eval8::TOP_PARAMS`], plus the network's
+    /// Level 8's evaluation: `Eval8::TOP_PARAMS` (the game's level-8 weights), plus the network's
     /// correction in the games that have one.
     #[inline]
     fn net_evaluate(&self, acc: &mut crate::nnue::Accumulator) -> Option<i32> {
