@@ -22,27 +22,40 @@ fn net_eval(fen: &str) -> i32 {
     p.evaluate() + net.evaluate(p.board(), p.turn())
 }
 
+/// `s` with upper and lower case swapped: White's pieces become Black's.
+pub(super) fn swap_case(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
+}
+
+/// A FEN's piece placement mirrored top to bottom with the colours
+/// swapped (any board size: the rows are reversed).
+pub(super) fn flip_placement(placement: &str) -> String {
+    placement
+        .split('/')
+        .rev()
+        .map(swap_case)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// The same position with the colours swapped and the board mirrored
 /// top to bottom (so the other side has the move and the same game).
 fn flipped(fen: &str) -> String {
     let f: Vec<&str> = fen.split(' ').collect();
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let board = flip_placement(f[0]);
     let turn = if f[1] == "w" { "b" } else { "w" };
     let castling = if f[2] == "-" {
         "-".to_owned()
     } else {
-        let mut c: Vec<char> = swap(f[2]).chars().collect();
+        let mut c: Vec<char> = swap_case(f[2]).chars().collect();
         c.sort_unstable();
         c.into_iter().collect()
     };
@@ -52,12 +65,7 @@ fn flipped(fen: &str) -> String {
         let (file, rank) = f[3].split_at(1);
         format!("{file}{}", if rank == "3" { "6" } else { "3" })
     };
-    format!(
-        "{} {turn} {castling} {ep} {} {}",
-        board.join("/"),
-        f[4],
-        f[5]
-    )
+    format!("{board} {turn} {castling} {ep} {} {}", f[4], f[5])
 }
 
 #[test]

@@ -22,20 +22,9 @@ fn pos(fen: &str) -> Xiangqi {
 /// bottom, the other side to move: the same game seen from the other side.
 fn flipped(fen: &str) -> String {
     let f: Vec<&str> = fen.split(' ').collect();
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
     let turn = if f[1] == "w" { "b" } else { "w" };
-    format!("{} {turn} {}", board.join("/"), f[2..].join(" "))
+    let board = super::tests::flip_placement(f[0]);
+    format!("{board} {turn} {}", f[2..].join(" "))
 }
 
 /// A network with random weights of every layer (the built-in one may be
