@@ -20,9 +20,10 @@ use super::{
     visit_tapered,
 };
 
-/// The weights of these terms, tuned with the rest of chess's
-/// ([`super::Params`]); the starting values follow the usual proportions
-/// of a classical evaluation, scaled to our pawn.
+/// The weights of these terms, set by hand: the usual proportions of a
+/// classical evaluation, scaled to our pawn. They are named for the
+/// tuner ([`super::Params`]) but not fitted yet: `tune fit` fits the
+/// weights of levels 1–7, which leave these terms out.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct ChessTerms {
     /// Per enemy piece (not pawn) a pawn of ours attacks.
