@@ -199,6 +199,10 @@ const SEE_QUIET_MARGIN: i32 = 60;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 const ASPIRATION: i32 = 30;
 const HISTORY_MAX: i32 = 16_384;
+// Level 8 in chess only (see docs/strength-search.md).
+const RAZOR_BASE: i32 = 250;
+const RAZOR_PER_DEPTH: i32 = 150;
+const HIST_PRUNE_PER_DEPTH: i32 = 2_000;
 
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
@@ -217,6 +221,32 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
     t
 }
 
+/// Level 8's own reductions in chess: steeper than [`lmr_table`]'s, so the
+/// late quiet moves of a node cost less and the time goes to depth
+/// (see docs/strength-search.md).
+fn lmr_table_top() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 1.9;
+            *r = v.clamp(0.0, 30.0) as u8;
+        }
+    }
+    t
+}
+
+/// Experiment switches of level 8's search (bits of `CPX_S8`), all on by
+/// default.
+pub(crate) mod knob {
+    pub(crate) const CHECK_EXT: u32 = 1;
+    pub(crate) const LMR: u32 = 2;
+    pub(crate) const RFP: u32 = 4;
+    pub(crate) const HIST_PRUNE: u32 = 8;
+    pub(crate) const RAZOR: u32 = 16;
+    pub(crate) const LMP: u32 = 32;
+    pub(crate) const BAD_CAPT: u32 = 64;
+}
+
 /// A reusable search for one game type: owns its transposition table and
 /// history tables, so several `Searcher`s run side by side without
 /// sharing anything, and one `Searcher` kept across the moves of a game
@@ -226,6 +256,12 @@ pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
     history: Box<[[i32; HISTORY_SLOTS]; 2]>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// [`lmr_table_top`], used when `top`.
+    lmr_top: Box<[[u8; 64]; 64]>,
+    /// Level 8 in a game where its own search settings were measured to
+    /// help (chess): levels 1-7 and the other games search as calibrated.
+    top: bool,
+    knobs: u32,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
     root_moves: Vec<RootMove<G::Move>>,
@@ -259,6 +295,12 @@ impl<G: Evaluate> Searcher<G> {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
             lmr: lmr_table(),
+            lmr_top: lmr_table_top(),
+            top: false,
+            knobs: std::env::var("CPX_S8")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(u32::MAX),
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
@@ -296,6 +338,12 @@ impl<G: Evaluate> Searcher<G> {
         for h in self.history.iter_mut() {
             h.fill(0);
         }
+    }
+
+    /// Whether level 8's switch `bit` applies to this search.
+    #[inline]
+    fn on(&self, bit: u32) -> bool {
+        self.top && self.knobs & bit != 0
     }
 
     #[inline]

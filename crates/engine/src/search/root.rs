@@ -27,6 +27,8 @@ impl<G: Evaluate> Searcher<G> {
             self.tt.clear();
             self.use_net = use_net;
         }
+        self.top = options.level == crate::Level::Eight
+            && root.variant() == chessplayx_rules::Variant::Chess;
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
