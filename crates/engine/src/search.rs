@@ -15,6 +15,8 @@ use std::{
     time::{Duration, Instant},
 };
 
+#[cfg(test)]
+mod calibrated;
 pub(crate) mod chase;
 mod node;
 mod ordering;
@@ -200,6 +202,7 @@ const SEE_CAPTURE_MARGIN: i32 = 100;
 const ASPIRATION: i32 = 30;
 const HISTORY_MAX: i32 = 16_384;
 // Level 8 in chess only (see docs/strength-search.md).
+const RFP_MARGIN_TOP: i32 = 75;
 const RAZOR_BASE: i32 = 250;
 const RAZOR_PER_DEPTH: i32 = 150;
 const HIST_PRUNE_PER_DEPTH: i32 = 2_000;
@@ -224,11 +227,12 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
 /// Level 8's own reductions in chess: steeper than [`lmr_table`]'s, so the
 /// late quiet moves of a node cost less and the time goes to depth
 /// (see docs/strength-search.md).
-fn lmr_table_top() -> Box<[[u8; 64]; 64]> {
+fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
+    let (base, div) = if steep { (0.9, 1.6) } else { (0.75, 1.9) };
     let mut t = Box::new([[0u8; 64]; 64]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 1.9;
+            let v = base + (d as f64).ln() * (m as f64).ln() / div;
             *r = v.clamp(0.0, 30.0) as u8;
         }
     }
@@ -245,6 +249,11 @@ pub(crate) mod knob {
     pub(crate) const RAZOR: u32 = 16;
     pub(crate) const LMP: u32 = 32;
     pub(crate) const BAD_CAPT: u32 = 64;
+    pub(crate) const LMR_STEEP: u32 = 128;
+    pub(crate) const NO_CHECK_EXT: u32 = 256;
+    pub(crate) const PV_PRUNE: u32 = 512;
+    pub(crate) const RFP_TIGHT: u32 = 1024;
+    pub(crate) const NULL_DEEP: u32 = 2048;
 }
 
 /// A reusable search for one game type: owns its transposition table and
@@ -291,16 +300,17 @@ impl<G: Evaluate> Searcher<G> {
     /// A searcher with a transposition table of about `hash_mb` MiB.
     #[must_use]
     pub fn new(hash_mb: usize) -> Self {
+        let knobs = std::env::var("CPX_S8")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(127);
         Self {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
             lmr: lmr_table(),
-            lmr_top: lmr_table_top(),
+            lmr_top: lmr_table_top(knobs & knob::LMR_STEEP != 0),
             top: false,
-            knobs: std::env::var("CPX_S8")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(u32::MAX),
+            knobs,
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),

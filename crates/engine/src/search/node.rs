@@ -176,9 +176,14 @@ impl<G: Evaluate> Searcher<G> {
             // shallow search that missed a quiet mate would keep this node
             // from ever being searched.
             let rfp_depth = if self.on(knob::RFP) { 8 } else { 6 };
+            let rfp_margin = if self.on(knob::RFP_TIGHT) {
+                RFP_MARGIN_TOP
+            } else {
+                RFP_MARGIN
+            };
             if depth <= rfp_depth
                 && static_eval.abs() < MATE_BOUND
-                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && static_eval - rfp_margin * (depth - i32::from(improving)) >= beta
             {
                 return (static_eval + beta) / 2;
             }
@@ -204,7 +209,11 @@ impl<G: Evaluate> Searcher<G> {
                 && !self.stack[ply - 1].null
                 && let Some(child) = pos.null_move()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = if self.on(knob::NULL_DEEP) {
+                    4 + depth / 3 + ((eval - beta) / 200).min(3)
+                } else {
+                    3 + depth / 4 + ((eval - beta) / 200).min(3)
+                };
                 self.stack[ply].null = true;
                 self.path.push(PathEntry {
                     key: child.zobrist(),
@@ -263,6 +272,8 @@ impl<G: Evaluate> Searcher<G> {
         let check_ext_safe = self.on(knob::CHECK_EXT);
         let top_lmr = self.on(knob::LMR);
         let bad_capt = self.on(knob::BAD_CAPT);
+        let no_check_ext = self.on(knob::NO_CHECK_EXT);
+        let pv_prune = self.on(knob::PV_PRUNE);
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -277,7 +288,7 @@ impl<G: Evaluate> Searcher<G> {
             let is_killer = (SCORE_KILLER..SCORE_GOOD_CAPTURE).contains(&order);
 
             // Shallow pruning once one move has kept us from being mated.
-            let may_prune = best > -MATE_BOUND && !pv_node && !advance;
+            let may_prune = best > -MATE_BOUND && (!pv_node || pv_prune) && !advance;
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = child.is_check();
@@ -330,7 +341,8 @@ impl<G: Evaluate> Searcher<G> {
             // Level 8 extends only checks that do not lose material.
             let extend = gives_check
                 && (ply as i32) < 2 * self.root_depth
-                && (!check_ext_safe || pv_node || pos.see_ge(mv, 0));
+                && (!check_ext_safe || pv_node || pos.see_ge(mv, 0))
+                && (!no_check_ext || pv_node);
             let new_depth = depth - 1 + i32::from(extend);
             self.path.push(PathEntry {
                 key: child.zobrist(),
