@@ -254,6 +254,9 @@ pub(crate) mod knob {
     pub(crate) const PV_PRUNE: u32 = 512;
     pub(crate) const RFP_TIGHT: u32 = 1024;
     pub(crate) const NULL_DEEP: u32 = 2048;
+    pub(crate) const HORDE: u32 = 4096;
+    pub(crate) const HIST_LMR: u32 = 8192;
+    pub(crate) const FUT_DEEP: u32 = 16384;
 }
 
 /// A reusable search for one game type: owns its transposition table and

@@ -274,6 +274,8 @@ impl<G: Evaluate> Searcher<G> {
         let bad_capt = self.on(knob::BAD_CAPT);
         let no_check_ext = self.on(knob::NO_CHECK_EXT);
         let pv_prune = self.on(knob::PV_PRUNE);
+        let fut_depth = if self.on(knob::FUT_DEEP) { 6 } else { 4 };
+        let hist_div = if self.on(knob::HIST_LMR) { 4000 } else { 6000 };
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -314,12 +316,12 @@ impl<G: Evaluate> Searcher<G> {
                 quiets.push(mv);
                 continue;
             }
-            if may_prune && !tactical && !in_check && !gives_check && depth <= 4 {
+            if may_prune && !tactical && !in_check && !gives_check && depth <= fut_depth {
                 if !is_killer && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha {
                     quiets.push(mv);
                     continue;
                 }
-                if !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
+                if depth <= 4 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
                     quiets.push(mv);
                     continue;
                 }
@@ -372,7 +374,7 @@ impl<G: Evaluate> Searcher<G> {
                     r += i32::from(cut_node);
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
-                    r -= self.history[us.0][pos.history_slot(mv)] / 6000;
+                    r -= self.history[us.0][pos.history_slot(mv)] / hist_div;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 } else if bad_capt
                     && depth >= 3
