@@ -239,25 +239,53 @@ fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
     t
 }
 
-/// Experiment switches of level 8's search (bits of `CPX_S8`), all on by
-/// default.
+/// Level 8's own search settings, one bit each, so that each can be
+/// measured on its own (A/B at equal time, docs/strength-search.md).
+/// Only [`TOP_SWITCHES`] are on; the others were measured and lost or
+/// were not measured apart, and stay here to be tried again.
 pub(crate) mod knob {
+    /// Extend only checks that do not lose material (SEE ≥ 0) off the PV.
     pub(crate) const CHECK_EXT: u32 = 1;
+    /// [`super::lmr_table_top`], plus one ply when the table move captures.
     pub(crate) const LMR: u32 = 2;
+    /// Reverse futility to depth 8 (6).
     pub(crate) const RFP: u32 = 4;
+    /// Skip quiet moves with a bad history at depth ≤ 3.
     pub(crate) const HIST_PRUNE: u32 = 8;
+    /// Razoring at depth ≤ 3.
     pub(crate) const RAZOR: u32 = 16;
+    /// Late-move pruning to depth 7 (5).
     pub(crate) const LMP: u32 = 32;
+    /// Reduce captures that lose material, by half the quiet reduction.
     pub(crate) const BAD_CAPT: u32 = 64;
+    /// An even steeper reduction table (lost with the next four).
     pub(crate) const LMR_STEEP: u32 = 128;
+    /// No check extension off the PV.
     pub(crate) const NO_CHECK_EXT: u32 = 256;
+    /// Shallow pruning at PV nodes too.
     pub(crate) const PV_PRUNE: u32 = 512;
+    /// Reverse futility margin 75 (90).
     pub(crate) const RFP_TIGHT: u32 = 1024;
+    /// Null move reduced by 4 + depth / 3 (3 + depth / 4): more nodes to
+    /// depth 12, never played.
     pub(crate) const NULL_DEEP: u32 = 2048;
+    /// The settings in Horde too (not kept: see the docs).
     pub(crate) const HORDE: u32 = 4096;
+    /// History counts for more in the reductions (/ 4000, not / 6000).
     pub(crate) const HIST_LMR: u32 = 8192;
+    /// Futility pruning of quiet moves to depth 6 (4).
     pub(crate) const FUT_DEEP: u32 = 16384;
 }
+
+/// The switches level 8 plays with in chess: the first bundle measured,
+/// +26 Elo at equal time (docs/strength-search.md).
+const TOP_SWITCHES: u32 = knob::CHECK_EXT
+    | knob::LMR
+    | knob::RFP
+    | knob::HIST_PRUNE
+    | knob::RAZOR
+    | knob::LMP
+    | knob::BAD_CAPT;
 
 /// A reusable search for one game type: owns its transposition table and
 /// history tables, so several `Searcher`s run side by side without
@@ -273,6 +301,7 @@ pub struct Searcher<G: Evaluate> {
     /// Level 8 in a game where its own search settings were measured to
     /// help (chess): levels 1-7 and the other games search as calibrated.
     top: bool,
+    /// [`TOP_SWITCHES`], a field so that a test build can flip one.
     knobs: u32,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
@@ -303,10 +332,7 @@ impl<G: Evaluate> Searcher<G> {
     /// A searcher with a transposition table of about `hash_mb` MiB.
     #[must_use]
     pub fn new(hash_mb: usize) -> Self {
-        let knobs = std::env::var("CPX_S8")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(127);
+        let knobs = TOP_SWITCHES;
         Self {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
