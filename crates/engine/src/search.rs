@@ -15,6 +15,8 @@ use std::{
     time::{Duration, Instant},
 };
 
+#[cfg(test)]
+mod calibrated;
 pub(crate) mod chase;
 mod node;
 mod ordering;
@@ -199,6 +201,11 @@ const SEE_QUIET_MARGIN: i32 = 60;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 const ASPIRATION: i32 = 30;
 const HISTORY_MAX: i32 = 16_384;
+// Level 8 in chess only (see docs/strength-search.md).
+const RFP_MARGIN_TOP: i32 = 75;
+const RAZOR_BASE: i32 = 250;
+const RAZOR_PER_DEPTH: i32 = 150;
+const HIST_PRUNE_PER_DEPTH: i32 = 2_000;
 
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
@@ -217,6 +224,66 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
     t
 }
 
+/// Level 8's own reductions in chess: steeper than [`lmr_table`]'s, so the
+/// late quiet moves of a node cost less and the time goes to depth
+/// (see docs/strength-search.md).
+fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
+    let (base, div) = if steep { (0.9, 1.6) } else { (0.75, 1.9) };
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = base + (d as f64).ln() * (m as f64).ln() / div;
+            *r = v.clamp(0.0, 30.0) as u8;
+        }
+    }
+    t
+}
+
+/// Level 8's own search settings, one bit each, so that each can be
+/// measured on its own (A/B at equal time, docs/strength-search.md).
+/// Only [`TOP_SWITCHES`] are on; the others were measured and lost or
+/// were not measured apart, and stay here to be tried again.
+pub(crate) mod knob {
+    /// Extend only checks that do not lose material (SEE ≥ 0) off the PV.
+    pub(crate) const CHECK_EXT: u32 = 1;
+    /// [`super::lmr_table_top`], plus one ply when the table move captures.
+    pub(crate) const LMR: u32 = 2;
+    /// Reverse futility to depth 8 (6).
+    pub(crate) const RFP: u32 = 4;
+    /// Skip quiet moves with a bad history at depth ≤ 3.
+    pub(crate) const HIST_PRUNE: u32 = 8;
+    /// Razoring at depth ≤ 3 (off: it misses quiet mates).
+    pub(crate) const RAZOR: u32 = 16;
+    /// Late-move pruning to depth 7 (5).
+    pub(crate) const LMP: u32 = 32;
+    /// Reduce captures that lose material, by half the quiet reduction.
+    pub(crate) const BAD_CAPT: u32 = 64;
+    /// An even steeper reduction table (lost with the next four).
+    pub(crate) const LMR_STEEP: u32 = 128;
+    /// No check extension off the PV.
+    pub(crate) const NO_CHECK_EXT: u32 = 256;
+    /// Shallow pruning at PV nodes too.
+    pub(crate) const PV_PRUNE: u32 = 512;
+    /// Reverse futility margin 75 (90).
+    pub(crate) const RFP_TIGHT: u32 = 1024;
+    /// Null move reduced by 4 + depth / 3 (3 + depth / 4): more nodes to
+    /// depth 12, never played.
+    pub(crate) const NULL_DEEP: u32 = 2048;
+    /// The settings in Horde too (not kept: see the docs).
+    pub(crate) const HORDE: u32 = 4096;
+    /// History counts for more in the reductions (/ 4000, not / 6000).
+    pub(crate) const HIST_LMR: u32 = 8192;
+    /// Futility pruning of quiet moves to depth 6 (4).
+    pub(crate) const FUT_DEEP: u32 = 16384;
+}
+
+/// The switches level 8 plays with in chess: the first bundle measured,
+/// +26 Elo at equal time (docs/strength-search.md), less `RAZOR`: its
+/// quiescence search sees no quiet checks, so it cut the mate in
+/// Morphy's Ra6 (tests/tactics.rs), for 1% fewer nodes.
+const TOP_SWITCHES: u32 =
+    knob::CHECK_EXT | knob::LMR | knob::RFP | knob::HIST_PRUNE | knob::LMP | knob::BAD_CAPT;
+
 /// A reusable search for one game type: owns its transposition table and
 /// history tables, so several `Searcher`s run side by side without
 /// sharing anything, and one `Searcher` kept across the moves of a game
@@ -226,6 +293,13 @@ pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
     history: Box<[[i32; HISTORY_SLOTS]; 2]>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// [`lmr_table_top`], used when `top`.
+    lmr_top: Box<[[u8; 64]; 64]>,
+    /// Level 8 in a game where its own search settings were measured to
+    /// help (chess): levels 1-7 and the other games search as calibrated.
+    top: bool,
+    /// [`TOP_SWITCHES`], a field so that a test build can flip one.
+    knobs: u32,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
     root_moves: Vec<RootMove<G::Move>>,
@@ -255,10 +329,14 @@ impl<G: Evaluate> Searcher<G> {
     /// A searcher with a transposition table of about `hash_mb` MiB.
     #[must_use]
     pub fn new(hash_mb: usize) -> Self {
+        let knobs = TOP_SWITCHES;
         Self {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
             lmr: lmr_table(),
+            lmr_top: lmr_table_top(knobs & knob::LMR_STEEP != 0),
+            top: false,
+            knobs,
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
@@ -296,6 +374,12 @@ impl<G: Evaluate> Searcher<G> {
         for h in self.history.iter_mut() {
             h.fill(0);
         }
+    }
+
+    /// Whether level 8's switch `bit` applies to this search.
+    #[inline]
+    fn on(&self, bit: u32) -> bool {
+        self.top && self.knobs & bit != 0
     }
 
     #[inline]

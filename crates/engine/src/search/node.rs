@@ -175,11 +175,32 @@ impl<G: Evaluate> Searcher<G> {
             // The static evaluation, not a stored bound: a bound from a
             // shallow search that missed a quiet mate would keep this node
             // from ever being searched.
-            if depth <= 6
+            let rfp_depth = if self.on(knob::RFP) { 8 } else { 6 };
+            let rfp_margin = if self.on(knob::RFP_TIGHT) {
+                RFP_MARGIN_TOP
+            } else {
+                RFP_MARGIN
+            };
+            if depth <= rfp_depth
                 && static_eval.abs() < MATE_BOUND
-                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && static_eval - rfp_margin * (depth - i32::from(improving)) >= beta
             {
                 return (static_eval + beta) / 2;
+            }
+            // Razoring (level 8): far below alpha near the leaves, a
+            // quiescence search that stays below decides.
+            if self.on(knob::RAZOR)
+                && depth <= 3
+                && static_eval.abs() < MATE_BOUND
+                && static_eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth <= alpha
+            {
+                let q = self.qsearch(pos, alpha, alpha + 1, ply, false);
+                if self.stopped {
+                    return 0;
+                }
+                if q <= alpha {
+                    return q;
+                }
             }
             // Null move, only where the game makes passing a fair test.
             if depth >= NULL_MIN_DEPTH
@@ -188,7 +209,11 @@ impl<G: Evaluate> Searcher<G> {
                 && !self.stack[ply - 1].null
                 && let Some(child) = pos.null_move()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = if self.on(knob::NULL_DEEP) {
+                    4 + depth / 3 + ((eval - beta) / 200).min(3)
+                } else {
+                    3 + depth / 4 + ((eval - beta) / 200).min(3)
+                };
                 self.stack[ply].null = true;
                 self.path.push(PathEntry {
                     key: child.zobrist(),
@@ -242,6 +267,20 @@ impl<G: Evaluate> Searcher<G> {
         let mut best_move: Option<G::Move> = None;
         let mut searched = 0usize;
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        let lmp_depth = if self.on(knob::LMP) { 7 } else { 5 };
+        let hist_prune = self.on(knob::HIST_PRUNE);
+        let check_ext_safe = self.on(knob::CHECK_EXT);
+        let top_lmr = self.on(knob::LMR);
+        let bad_capt = self.on(knob::BAD_CAPT);
+        let no_check_ext = self.on(knob::NO_CHECK_EXT);
+        let pv_prune = self.on(knob::PV_PRUNE);
+        let fut_depth = if self.on(knob::FUT_DEEP) { 6 } else { 4 };
+        let hist_div = if self.on(knob::HIST_LMR) { 4000 } else { 6000 };
+        let tt_tactical = top_lmr
+            && tt_code != 0
+            && moves
+                .iter()
+                .any(|&m| G::move_code(m) == tt_code && pos.is_tactical(m));
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let mv = moves[i];
@@ -251,7 +290,7 @@ impl<G: Evaluate> Searcher<G> {
             let is_killer = (SCORE_KILLER..SCORE_GOOD_CAPTURE).contains(&order);
 
             // Shallow pruning once one move has kept us from being mated.
-            let may_prune = best > -MATE_BOUND && !pv_node && !advance;
+            let may_prune = best > -MATE_BOUND && (!pv_node || pv_prune) && !advance;
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = child.is_check();
@@ -271,23 +310,41 @@ impl<G: Evaluate> Searcher<G> {
                 && !tactical
                 && !in_check
                 && !gives_check
-                && depth <= 5
+                && depth <= lmp_depth
                 && quiets.len() as i32 >= lmp_limit
             {
                 quiets.push(mv);
                 continue;
             }
-            if may_prune && !tactical && !in_check && !gives_check && depth <= 4 {
+            if may_prune && !tactical && !in_check && !gives_check && depth <= fut_depth {
                 if !is_killer && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha {
                     quiets.push(mv);
                     continue;
                 }
-                if !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
+                if depth <= 4 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
                     quiets.push(mv);
                     continue;
                 }
             }
-            let extend = gives_check && (ply as i32) < 2 * self.root_depth;
+            // Level 8: quiet moves that kept failing elsewhere, near the
+            // leaves.
+            if hist_prune
+                && may_prune
+                && !tactical
+                && !in_check
+                && !gives_check
+                && !is_killer
+                && depth <= 3
+                && order < -HIST_PRUNE_PER_DEPTH * depth
+            {
+                quiets.push(mv);
+                continue;
+            }
+            // Level 8 extends only checks that do not lose material.
+            let extend = gives_check
+                && (ply as i32) < 2 * self.root_depth
+                && (!check_ext_safe || pv_node || pos.see_ge(mv, 0))
+                && (!no_check_ext || pv_node);
             let new_depth = depth - 1 + i32::from(extend);
             self.path.push(PathEntry {
                 key: child.zobrist(),
@@ -308,14 +365,27 @@ impl<G: Evaluate> Searcher<G> {
                 );
             } else {
                 let mut r = 0;
+                let table = if top_lmr { &self.lmr_top } else { &self.lmr };
                 if depth >= 3 && searched > usize::from(pv_node) && !tactical && !advance {
-                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
+                    r = i32::from(table[depth.min(63) as usize][searched.min(63)]);
+                    r += i32::from(tt_tactical);
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
-                    r -= self.history[us.0][pos.history_slot(mv)] / 6000;
+                    r -= self.history[us.0][pos.history_slot(mv)] / hist_div;
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                } else if bad_capt
+                    && depth >= 3
+                    && tactical
+                    && !gives_check
+                    && !in_check
+                    && order < SCORE_BAD_CAPTURE / 2
+                {
+                    // Level 8: captures that lose material, late in the
+                    // list, are reduced like quiet moves (less).
+                    r = i32::from(table[depth.min(63) as usize][searched.min(63)]) / 2;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
