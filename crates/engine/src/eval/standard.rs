@@ -154,10 +154,12 @@ impl Eval8 for Standard {
         let b = pos.board();
         let (ws, wu) = chess8::side_terms(b, Color::White, &p.w);
         let (bs, bu) = chess8::side_terms(b, Color::Black, &p.w);
-        let terms = p
-            .terms
-            .as_ref()
-            .map_or_else(Tapered::default, |t| chess_terms::terms(b, t));
+        // Level 8's terms bring their own king danger, which replaces the
+        // attack units (the shelter stays).
+        let (terms, wu, bu) = match &p.terms {
+            Some(t) => (chess_terms::terms(b, t), 0, 0),
+            None => (Tapered::default(), wu, bu),
+        };
         let s = ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p)
             + terms;
         let v = endgame(b, s.blend(chess8::phase(b)));
