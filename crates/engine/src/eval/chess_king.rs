@@ -17,7 +17,7 @@ use chessplayx_rules::{
     },
 };
 
-use super::{Tapered, chess_terms::ChessTerms};
+use super::{Tapered, chess_terms::ChessTerms, chess8::pawn_attack_set};
 
 /// What one side's pieces attack, by kind of attacker, computed once per
 /// evaluation for every term that needs it.
@@ -37,6 +37,8 @@ pub(crate) struct Attacks {
     pub(crate) ring_pawns: i32,
     /// Attacks on the squares next to the enemy king, counted per piece.
     pub(crate) king_hits: i32,
+    /// The pieces' mobility score ([`mobility`]).
+    pub(crate) mobility: Tapered,
 }
 
 impl Attacks {
@@ -59,11 +61,48 @@ pub(crate) fn king_ring(k: Square) -> Bitboard {
     king_attacks(centre) | Bitboard::from_square(centre)
 }
 
+/// Where `color`'s pieces' moves count as mobility: not squares enemy
+/// pawns attack, nor those of our king, our queens (a minor piece does
+/// not gain by defending them) and our pawns that are blocked or not yet
+/// moved past the third rank (they will not make room soon).
+fn mobility_area(board: &Board, color: Color) -> Bitboard {
+    let occ = board.occupied().0;
+    let own = board.by_color(color);
+    let pawns = (board.pawns() & own).0;
+    let (blocked, low) = match color {
+        Color::White => (
+            pawns & (occ >> 8),
+            Bitboard::rank(Rank::Second).0 | Bitboard::rank(Rank::Third).0,
+        ),
+        Color::Black => (
+            pawns & (occ << 8),
+            Bitboard::rank(Rank::Seventh).0 | Bitboard::rank(Rank::Sixth).0,
+        ),
+    };
+    let stuck = Bitboard(blocked | (pawns & low));
+    let kings_and_queens = (board.kings() | board.by_role(Role::Queen)) & own;
+    !(stuck | kings_and_queens | pawn_attack_set(board, color.other()))
+}
+
+/// The mobility score of a piece of kind `i` (knight, bishop, rook,
+/// queen) with `n` squares to go to: a slope around an average count,
+/// half as steep past a knee (the tenth square matters less than the
+/// third), and a penalty for a piece with fewer than two (nearly
+/// trapped).
+pub(crate) fn mobility(n: i32, i: usize, t: &ChessTerms) -> Tapered {
+    let knee = t.mob_knee[i];
+    let slope = t.mob_slope[i];
+    slope * (n.min(knee) - t.mob_zero[i]) + slope * (n - knee).max(0) / 2
+        - t.mob_trapped[i] * (2 - n).max(0)
+}
+
 /// Everything `color` attacks, with the counts the enemy king's danger
-/// needs.
-pub(crate) fn attacks(board: &Board, color: Color) -> Attacks {
+/// needs and the pieces' mobility.
+pub(crate) fn attacks(board: &Board, color: Color, t: &ChessTerms) -> Attacks {
     let occ = board.occupied();
     let own = board.by_color(color);
+    let area = mobility_area(board, color);
+    let mut mob = Tapered::default();
     let not_a = !Bitboard::file(File::A).0;
     let not_h = !Bitboard::file(File::H).0;
     let p = (board.pawns() & own).0;
@@ -94,6 +133,7 @@ pub(crate) fn attacks(board: &Board, color: Color) -> Attacks {
             twice = twice | (all & att);
             all = all | att;
             by_kind[i] = by_kind[i] | att;
+            mob += mobility((att & area).count() as i32, i, t);
             if (att & ring).any() {
                 ring_attackers[i] += 1;
                 king_hits += (att & next).count() as i32;
@@ -115,6 +155,7 @@ pub(crate) fn attacks(board: &Board, color: Color) -> Attacks {
         ring_attackers,
         ring_pawns: (pawns & ring).count() as i32,
         king_hits,
+        mobility: mob,
     }
 }
 
@@ -218,7 +259,10 @@ mod tests {
 
     fn danger_of(fen: &str, us: Color) -> i32 {
         let b = board(fen);
-        let (w, bl) = (attacks(&b, Color::White), attacks(&b, Color::Black));
+        let (w, bl) = (
+            attacks(&b, Color::White, &TERMS),
+            attacks(&b, Color::Black, &TERMS),
+        );
         match us {
             Color::White => danger(&b, us, &w, &bl, &TERMS),
             Color::Black => danger(&b, us, &bl, &w, &TERMS),
@@ -238,7 +282,7 @@ mod tests {
         // Two white rooks on the d-file both hit d5; the knight on f3
         // hits d4 only once (d4 is also the first rook's: twice).
         let b = board("4k3/8/8/8/8/3R1N2/8/3RK3 w - - 0 1");
-        let a = attacks(&b, Color::White);
+        let a = attacks(&b, Color::White, &TERMS);
         let d4 = Square::from_coords(File::D, Rank::Fourth);
         let d2 = Square::from_coords(File::D, Rank::Second);
         let h4 = Square::from_coords(File::H, Rank::Fourth);
@@ -257,7 +301,10 @@ mod tests {
         let (n, f) = (danger_of(near, Color::White), danger_of(far, Color::White));
         assert!(n > f + 500, "{n} {f}");
         let b = board(near);
-        let (w, bl) = (attacks(&b, Color::White), attacks(&b, Color::Black));
+        let (w, bl) = (
+            attacks(&b, Color::White, &TERMS),
+            attacks(&b, Color::Black, &TERMS),
+        );
         let s = king_danger(&b, &w, &bl, &TERMS);
         assert!(s.mg < -100, "{s:?}");
     }
@@ -286,6 +333,41 @@ mod tests {
             danger_of(guarded, Color::White),
         );
         assert_eq!(c - g, TERMS.safe_check[2] - TERMS.unsafe_check, "{c} {g}");
+    }
+
+    #[test]
+    fn the_mobility_area_leaves_out_pawn_guarded_and_stuck_squares() {
+        // White: a blocked e4 pawn, an unmoved d2 pawn, a queen on d1;
+        // Black: a pawn on c6 guarding b5 and d5.
+        let b = board("4k3/8/2p5/4p3/4P3/8/3P4/3QK3 w - - 0 1");
+        let area = mobility_area(&b, Color::White);
+        let sq = |f, r| Square::from_coords(f, r);
+        assert!(!area.contains(sq(File::E, Rank::Fourth)), "blocked pawn");
+        assert!(!area.contains(sq(File::D, Rank::Second)), "unmoved pawn");
+        assert!(!area.contains(sq(File::D, Rank::First)), "queen");
+        assert!(!area.contains(sq(File::D, Rank::Fifth)), "pawn-guarded");
+        assert!(area.contains(sq(File::C, Rank::Fifth)));
+        assert!(area.contains(sq(File::C, Rank::Sixth)), "enemy pawns count");
+    }
+
+    #[test]
+    fn mobility_grows_and_a_trapped_piece_pays() {
+        let m = |n| mobility(n, 1, &TERMS);
+        assert!(m(1).mg < m(2).mg - TERMS.mob_slope[1].mg, "trapped");
+        assert!(m(7).mg > m(5).mg);
+        // Past the knee each square is worth half.
+        let knee = TERMS.mob_knee[1];
+        assert_eq!(m(knee + 2).eg - m(knee).eg, TERMS.mob_slope[1].eg);
+        // A bishop shut in on a1 against one in the centre.
+        let shut = board("4k3/8/8/8/8/1P6/PP6/B3K3 w - - 0 1");
+        let free = board("4k3/8/8/8/3B4/1P6/PP6/4K3 w - - 0 1");
+        let mob = |b: &Board| attacks(b, Color::White, &TERMS).mobility;
+        assert!(
+            mob(&free).mg > mob(&shut).mg + 50,
+            "{:?} {:?}",
+            mob(&free),
+            mob(&shut)
+        );
     }
 
     #[test]

@@ -67,6 +67,15 @@ pub(crate) struct ChessTerms {
     /// The penalty is danger² / the first (middle game) and danger / the
     /// second (end game).
     pub(crate) king_divisor: [i32; 2],
+    /// Mobility ([`chess_king::mobility`]), by kind (knight, bishop,
+    /// rook, queen): per square up to the knee (half past it), counted
+    /// from the zero; the trapped penalty per square short of two. Level
+    /// 8 counts it over a mobility area instead of the common term's
+    /// squares (its common mobility weights are zero).
+    pub(crate) mob_slope: [Tapered; 4],
+    pub(crate) mob_zero: [i32; 4],
+    pub(crate) mob_knee: [i32; 4],
+    pub(crate) mob_trapped: [Tapered; 4],
 }
 
 /// The starting weights.
@@ -100,6 +109,20 @@ pub(crate) const TERMS: ChessTerms = ChessTerms {
     king_threshold: 100,
     king_cap: 3000,
     king_divisor: [5850, 29],
+    mob_slope: [
+        Tapered::new(6, 8),
+        Tapered::new(7, 8),
+        Tapered::new(4, 9),
+        Tapered::new(3, 5),
+    ],
+    mob_zero: [4, 6, 5, 9],
+    mob_knee: [8, 9, 10, 16],
+    mob_trapped: [
+        Tapered::new(12, 15),
+        Tapered::new(12, 15),
+        Tapered::new(15, 20),
+        Tapered::new(10, 15),
+    ],
 };
 
 impl ChessTerms {
@@ -138,6 +161,20 @@ impl ChessTerms {
         ] {
             f(&format!("{prefix}king_danger.{name}"), w);
         }
+        for (i, name) in KINDS.iter().enumerate() {
+            visit_tapered(
+                &format!("{prefix}mob.slope.{name}"),
+                &mut self.mob_slope[i],
+                f,
+            );
+            visit_tapered(
+                &format!("{prefix}mob.trapped.{name}"),
+                &mut self.mob_trapped[i],
+                f,
+            );
+            f(&format!("{prefix}mob.zero.{name}"), &mut self.mob_zero[i]);
+            f(&format!("{prefix}mob.knee.{name}"), &mut self.mob_knee[i]);
+        }
     }
 }
 
@@ -154,10 +191,12 @@ fn by_victim(board: &Board, targets: Bitboard, weights: &[Tapered; 5]) -> Tapere
 /// Threats, outposts and passed-pawn king distances of White minus
 /// Black's, as a tapered score from White's point of view.
 pub(crate) fn terms(board: &Board, t: &ChessTerms) -> Tapered {
-    let white = attacks(board, Color::White);
-    let black = attacks(board, Color::Black);
+    let white = attacks(board, Color::White, t);
+    let black = attacks(board, Color::Black, t);
     side(board, Color::White, &white, &black, t) - side(board, Color::Black, &black, &white, t)
         + chess_king::king_danger(board, &white, &black, t)
+        + white.mobility
+        - black.mobility
 }
 
 fn side(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, t: &ChessTerms) -> Tapered {

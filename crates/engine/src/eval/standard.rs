@@ -70,6 +70,11 @@ pub(crate) const PARAMS: StandardParams = StandardParams {
 /// move they scored 58/80 against level 8 without them, and 85/122
 /// (+144 ± 63 Elo) at 100 ms a move (docs/strength-chess.md).
 pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
+    w: Weights {
+        // Level 8 counts mobility over its own area (chess_king.rs).
+        mobility: [Tapered::new(0, 0); 4],
+        ..WEIGHTS
+    },
     terms: Some(chess_terms::TERMS),
     ..PARAMS
 };
