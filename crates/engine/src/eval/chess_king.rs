@@ -130,9 +130,9 @@ pub(crate) fn attacks(board: &Board, color: Color, t: &ChessTerms) -> Attacks {
                 Role::Rook => rook_attacks(sq, occ),
                 _ => queen_attacks(sq, occ),
             };
-            twice = twice | (all & att);
-            all = all | att;
-            by_kind[i] = by_kind[i] | att;
+            twice |= all & att;
+            all |= att;
+            by_kind[i] |= att;
             mob += mobility((att & area).count() as i32, i, t);
             if (att & ring).any() {
                 ring_attackers[i] += 1;
@@ -141,8 +141,8 @@ pub(crate) fn attacks(board: &Board, color: Color, t: &ChessTerms) -> Attacks {
         }
     }
     let king = board.king_of(color).map_or(Bitboard::EMPTY, king_attacks);
-    twice = twice | (all & king);
-    all = all | king;
+    twice |= all & king;
+    all |= king;
     Attacks {
         pawns,
         knights: by_kind[0],
