@@ -251,10 +251,9 @@ mod tests {
     use chessplayx_rules::chess::Chess;
 
     fn board(fen: &str) -> Board {
-        Chess::from_fen(fen)
+        *Chess::from_fen(fen)
             .unwrap_or_else(|e| unreachable!("{fen}: {e}"))
             .board()
-            .clone()
     }
 
     fn danger_of(fen: &str, us: Color) -> i32 {
