@@ -17,11 +17,7 @@ use chessplayx_rules::{
     },
 };
 
-use super::{
-    Tapered,
-    chess_terms::ChessTerms,
-    chess8::{pawn_attack_set, relative},
-};
+use super::{Tapered, chess_terms::ChessTerms, chess8::pawn_attack_set};
 
 /// What one side's pieces attack, by kind of attacker, computed once per
 /// evaluation for every term that needs it.
@@ -235,54 +231,17 @@ pub(crate) fn penalty(danger: i32, t: &ChessTerms) -> Tapered {
     Tapered::new(d * d / t.king_divisor[0], d / t.king_divisor[1])
 }
 
-/// The pawns in front of the king of `us` on `k`, middle-game score: on
-/// each of the three files around it (moved in from the edge), our
-/// rearmost pawn not behind the king by its rank (none is worst), and the
-/// enemy's nearest one storming it, less when our pawn blocks it.
-pub(crate) fn shelter(board: &Board, us: Color, k: Square, t: &ChessTerms) -> i32 {
-    let king_rank = relative(us, k).rank() as usize;
-    let centre = (k.file() as u32).clamp(1, 6);
-    let mut s = 0;
-    for f in centre - 1..=centre + 1 {
-        let Some(file) = File::new(f) else { continue };
-        let on_file = board.pawns() & Bitboard::file(file);
-        let nearest = |color: Color| {
-            (on_file & board.by_color(color))
-                .into_iter()
-                .map(|sq| relative(us, sq).rank() as usize)
-                .filter(|&r| r >= king_rank)
-                .min()
-                .unwrap_or(0)
-        };
-        let (ours, theirs) = (nearest(us), nearest(us.other()));
-        s += t.shelter_rank[ours];
-        s += if ours != 0 && theirs == ours + 1 {
-            t.storm_blocked[theirs]
-        } else {
-            t.storm_rank[theirs]
-        };
-    }
-    s
-}
-
-/// What the king of `us` gets for its safety: its shelter, less the
-/// penalty for its danger (a good shelter lowers the danger too).
-fn safety(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, t: &ChessTerms) -> Tapered {
-    let Some(k) = board.king_of(us) else {
-        return Tapered::default();
-    };
-    let sh = shelter(board, us, k, t);
-    Tapered::new(sh, 0) - penalty(danger(board, us, ours, theirs, t) - sh, t)
-}
-
-/// King safety of White minus Black's, from White's point of view.
+/// King danger of White minus Black's, from White's point of view (each
+/// king's penalty counts against its owner).
 pub(crate) fn king_danger(
     board: &Board,
     white: &Attacks,
     black: &Attacks,
     t: &ChessTerms,
 ) -> Tapered {
-    safety(board, Color::White, white, black, t) - safety(board, Color::Black, black, white, t)
+    let w = penalty(danger(board, Color::White, white, black, t), t);
+    let b = penalty(danger(board, Color::Black, black, white, t), t);
+    b - w
 }
 
 #[cfg(test)]
@@ -408,21 +367,6 @@ mod tests {
             mob(&free),
             mob(&shut)
         );
-    }
-
-    #[test]
-    fn an_intact_shelter_beats_a_broken_one_and_a_storm_hurts() {
-        let k = Square::from_coords(File::G, Rank::First);
-        let sh = |fen| shelter(&board(fen), Color::White, k, &TERMS);
-        let intact = sh("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1");
-        let open_g = sh("4k3/8/8/8/8/8/5P1P/6K1 w - - 0 1");
-        let stormed = sh("4k3/8/8/8/8/6p1/5P1P/6K1 w - - 0 1");
-        assert_eq!(
-            intact - open_g,
-            TERMS.shelter_rank[1] - TERMS.shelter_rank[0]
-        );
-        assert_eq!(open_g - stormed, -TERMS.storm_rank[2]);
-        assert!(stormed < open_g && open_g < intact);
     }
 
     #[test]

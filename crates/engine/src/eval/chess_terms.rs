@@ -76,14 +76,6 @@ pub(crate) struct ChessTerms {
     pub(crate) mob_zero: [i32; 4],
     pub(crate) mob_knee: [i32; 4],
     pub(crate) mob_trapped: [Tapered; 4],
-    /// Shelter ([`chess_king::shelter`]) by the relative rank of our
-    /// rearmost pawn in front of the king on each file around it (index
-    /// 0: none), then the storm by the enemy's nearest pawn's rank,
-    /// unblocked and blocked by ours. Middle game; level 8's common
-    /// shelter weight is zero.
-    pub(crate) shelter_rank: [i32; 8],
-    pub(crate) storm_rank: [i32; 8],
-    pub(crate) storm_blocked: [i32; 8],
 }
 
 /// The starting weights.
@@ -131,9 +123,6 @@ pub(crate) const TERMS: ChessTerms = ChessTerms {
         Tapered::new(15, 20),
         Tapered::new(10, 15),
     ],
-    shelter_rank: [-20, 32, 22, 8, 0, 0, 0, 0],
-    storm_rank: [0, 0, -45, -30, -12, -4, 0, 0],
-    storm_blocked: [0, 0, -25, -8, 0, 0, 0, 0],
 };
 
 impl ChessTerms {
@@ -171,17 +160,6 @@ impl ChessTerms {
             ("offset", &mut self.king_offset),
         ] {
             f(&format!("{prefix}king_danger.{name}"), w);
-        }
-        for r in 0..8 {
-            f(
-                &format!("{prefix}shelter.rank{r}"),
-                &mut self.shelter_rank[r],
-            );
-            f(&format!("{prefix}storm.rank{r}"), &mut self.storm_rank[r]);
-            f(
-                &format!("{prefix}storm.blocked{r}"),
-                &mut self.storm_blocked[r],
-            );
         }
         for (i, name) in KINDS.iter().enumerate() {
             visit_tapered(

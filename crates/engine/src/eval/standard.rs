@@ -78,8 +78,6 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
         mobility: [Tapered::new(0, 0); 4],
         ..WEIGHTS
     },
-    // Level 8 weighs the shelter in chess_king.rs.
-    shelter: 0,
     terms: Some(chess_terms::TERMS),
     ..PARAMS
 };
