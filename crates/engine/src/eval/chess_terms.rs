@@ -9,14 +9,13 @@
 
 use chessplayx_rules::{
     Color,
-    chess::{
-        Bitboard, Board, Role, Square, bishop_attacks, king_attacks, knight_attacks, rook_attacks,
-    },
+    chess::{Bitboard, Board, Role, Square},
 };
 
 use super::{
     Tapered,
-    chess8::{adjacent_files, distance, front_span, pawn_attack_set, relative},
+    chess_king::{self, Attacks, attacks},
+    chess8::{adjacent_files, distance, front_span, relative},
     visit_tapered,
 };
 
@@ -43,6 +42,40 @@ pub(crate) struct ChessTerms {
     /// the enemy king (bonus) and our king (penalty), times the pawn's
     /// progress.
     pub(crate) passer_king: [i32; 2],
+    /// King danger ([`super::chess_king`]), in units of about 1/6 of a
+    /// pawn before squaring: per attacker of the ring, by kind (knight,
+    /// bishop, rook, queen), times the number of attackers.
+    pub(crate) king_weight: [i32; 4],
+    /// Per attack on a square next to the king.
+    pub(crate) king_hits: i32,
+    /// Per ring square only the king or queen defends.
+    pub(crate) king_weak: i32,
+    /// Per check the enemy can give where we take the checker.
+    pub(crate) unsafe_check: i32,
+    /// When the enemy has a safe check, by the checker's kind.
+    pub(crate) safe_check: [i32; 4],
+    /// Taken off when the enemy has no queen.
+    pub(crate) no_queen: i32,
+    /// Taken off when a knight of ours guards a square next to our king.
+    pub(crate) knight_defender: i32,
+    /// Added to every king's danger.
+    pub(crate) king_offset: i32,
+    /// Danger at or under this costs nothing.
+    pub(crate) king_threshold: i32,
+    /// Danger counts up to this.
+    pub(crate) king_cap: i32,
+    /// The penalty is danger² / the first (middle game) and danger / the
+    /// second (end game).
+    pub(crate) king_divisor: [i32; 2],
+    /// Mobility ([`chess_king::mobility`]), by kind (knight, bishop,
+    /// rook, queen): per square up to the knee (half past it), counted
+    /// from the zero; the trapped penalty per square short of two. Level
+    /// 8 counts it over a mobility area instead of the common term's
+    /// squares (its common mobility weights are zero).
+    pub(crate) mob_slope: [Tapered; 4],
+    pub(crate) mob_zero: [i32; 4],
+    pub(crate) mob_knee: [i32; 4],
+    pub(crate) mob_trapped: [Tapered; 4],
 }
 
 /// The starting weights.
@@ -65,6 +98,31 @@ pub(crate) const TERMS: ChessTerms = ChessTerms {
     hanging: Tapered::new(48, 20),
     outpost: [Tapered::new(42, 24), Tapered::new(21, 12)],
     passer_king: [3, 1],
+    king_weight: [81, 52, 44, 10],
+    king_hits: 69,
+    king_weak: 185,
+    unsafe_check: 148,
+    safe_check: [790, 635, 1060, 780],
+    no_queen: 873,
+    knight_defender: 100,
+    king_offset: 37,
+    king_threshold: 100,
+    king_cap: 3000,
+    king_divisor: [5850, 29],
+    mob_slope: [
+        Tapered::new(6, 8),
+        Tapered::new(7, 8),
+        Tapered::new(4, 9),
+        Tapered::new(3, 5),
+    ],
+    mob_zero: [4, 6, 5, 9],
+    mob_knee: [8, 9, 10, 16],
+    mob_trapped: [
+        Tapered::new(12, 15),
+        Tapered::new(12, 15),
+        Tapered::new(15, 20),
+        Tapered::new(10, 15),
+    ],
 };
 
 impl ChessTerms {
@@ -86,42 +144,37 @@ impl ChessTerms {
             &mut self.passer_king[0],
         );
         f(&format!("{prefix}passer_king.us"), &mut self.passer_king[1]);
-    }
-}
-
-/// What one side's pieces attack, by kind of attacker.
-struct Attacks {
-    pawns: Bitboard,
-    minors: Bitboard,
-    rooks: Bitboard,
-    all: Bitboard,
-}
-
-fn attacks(board: &Board, color: Color) -> Attacks {
-    let occ = board.occupied();
-    let own = board.by_color(color);
-    let pawns = pawn_attack_set(board, color);
-    let mut minors = Bitboard::EMPTY;
-    for sq in board.knights() & own {
-        minors |= knight_attacks(sq);
-    }
-    for sq in board.by_role(Role::Bishop) & own {
-        minors |= bishop_attacks(sq, occ);
-    }
-    let mut rooks = Bitboard::EMPTY;
-    for sq in board.by_role(Role::Rook) & own {
-        rooks |= rook_attacks(sq, occ);
-    }
-    let mut heavy = rooks;
-    for sq in board.by_role(Role::Queen) & own {
-        heavy |= bishop_attacks(sq, occ) | rook_attacks(sq, occ);
-    }
-    let king = board.king_of(color).map_or(Bitboard::EMPTY, king_attacks);
-    Attacks {
-        pawns,
-        minors,
-        rooks,
-        all: pawns | minors | heavy | king,
+        const KINDS: [&str; 4] = ["knight", "bishop", "rook", "queen"];
+        for (name, w) in KINDS.iter().zip(&mut self.king_weight) {
+            f(&format!("{prefix}king_danger.weight.{name}"), w);
+        }
+        for (name, w) in KINDS.iter().zip(&mut self.safe_check) {
+            f(&format!("{prefix}king_danger.safe_check.{name}"), w);
+        }
+        for (name, w) in [
+            ("hits", &mut self.king_hits),
+            ("weak", &mut self.king_weak),
+            ("unsafe_check", &mut self.unsafe_check),
+            ("no_queen", &mut self.no_queen),
+            ("knight_defender", &mut self.knight_defender),
+            ("offset", &mut self.king_offset),
+        ] {
+            f(&format!("{prefix}king_danger.{name}"), w);
+        }
+        for (i, name) in KINDS.iter().enumerate() {
+            visit_tapered(
+                &format!("{prefix}mob.slope.{name}"),
+                &mut self.mob_slope[i],
+                f,
+            );
+            visit_tapered(
+                &format!("{prefix}mob.trapped.{name}"),
+                &mut self.mob_trapped[i],
+                f,
+            );
+            f(&format!("{prefix}mob.zero.{name}"), &mut self.mob_zero[i]);
+            f(&format!("{prefix}mob.knee.{name}"), &mut self.mob_knee[i]);
+        }
     }
 }
 
@@ -138,9 +191,12 @@ fn by_victim(board: &Board, targets: Bitboard, weights: &[Tapered; 5]) -> Tapere
 /// Threats, outposts and passed-pawn king distances of White minus
 /// Black's, as a tapered score from White's point of view.
 pub(crate) fn terms(board: &Board, t: &ChessTerms) -> Tapered {
-    let white = attacks(board, Color::White);
-    let black = attacks(board, Color::Black);
+    let white = attacks(board, Color::White, t);
+    let black = attacks(board, Color::Black, t);
     side(board, Color::White, &white, &black, t) - side(board, Color::Black, &black, &white, t)
+        + chess_king::king_danger(board, &white, &black, t)
+        + white.mobility
+        - black.mobility
 }
 
 fn side(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, t: &ChessTerms) -> Tapered {
@@ -154,7 +210,7 @@ fn side(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, t: &ChessTer
     s += t.by_pawn * (pieces & ours.pawns).count() as i32;
     let weak = enemies & !theirs.pawns & ours.all;
     let pawn_defended = pieces & theirs.pawns;
-    s += by_victim(board, (weak | pawn_defended) & ours.minors, &t.by_minor);
+    s += by_victim(board, (weak | pawn_defended) & ours.minors(), &t.by_minor);
     s += by_victim(board, weak & ours.rooks, &t.by_rook);
     s += t.hanging * (weak & !theirs.all).count() as i32;
 

@@ -4,6 +4,7 @@
 
 mod atomic;
 mod chess8;
+mod chess_king;
 mod chess_terms;
 mod horde;
 mod standard;

@@ -66,10 +66,18 @@ pub(crate) const PARAMS: StandardParams = StandardParams {
     terms: None,
 };
 
-/// Level 8's weights: [`PARAMS`] and chess's own terms. At 10,000 nodes a
-/// move they scored 58/80 against level 8 without them, and 85/122
-/// (+144 ± 63 Elo) at 100 ms a move (docs/strength-chess.md).
+/// Level 8's weights: [`PARAMS`] and chess's own terms. The threats,
+/// outposts and passers' kings scored 58/80 at 10,000 nodes a move
+/// against level 8 without them, and 85/122 (+144 ± 63 Elo) at 100 ms a
+/// move; the king danger and the mobility area that replace the common
+/// attack units and mobility for level 8 (chess_king.rs) scored 61.5/122
+/// and 66/122 in turn at 100 ms (docs/strength-chess.md, session 9).
 pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
+    w: Weights {
+        // Level 8 counts mobility over its own area (chess_king.rs).
+        mobility: [Tapered::new(0, 0); 4],
+        ..WEIGHTS
+    },
     terms: Some(chess_terms::TERMS),
     ..PARAMS
 };
@@ -154,10 +162,12 @@ impl Eval8 for Standard {
         let b = pos.board();
         let (ws, wu) = chess8::side_terms(b, Color::White, &p.w);
         let (bs, bu) = chess8::side_terms(b, Color::Black, &p.w);
-        let terms = p
-            .terms
-            .as_ref()
-            .map_or_else(Tapered::default, |t| chess_terms::terms(b, t));
+        // Level 8's terms bring their own king danger, which replaces the
+        // attack units (the shelter stays).
+        let (terms, wu, bu) = match &p.terms {
+            Some(t) => (chess_terms::terms(b, t), 0, 0),
+            None => (Tapered::default(), wu, bu),
+        };
         let s = ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p)
             + terms;
         let v = endgame(b, s.blend(chess8::phase(b)));
@@ -219,6 +229,48 @@ mod tests {
         // A knight a pawn attacks: only level 8's weights see the threat.
         let fen = "4k3/pppp4/8/3n4/4P3/8/PPP5/4K3 w - - 0 1";
         assert!(top(fen) > eval(fen) + 50, "{} {}", top(fen), eval(fen));
+    }
+
+    /// The position with colours swapped and the board flipped (no
+    /// castling rights or en-passant square in the FENs used).
+    fn mirror(fen: &str) -> String {
+        let parts: Vec<&str> = fen.split(' ').collect();
+        let ranks: Vec<String> = parts[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let turn = if parts[1] == "w" { "b" } else { "w" };
+        format!("{} {turn} - - 0 1", ranks.join("/"))
+    }
+
+    #[test]
+    fn level_8_is_colour_symmetric_in_the_middle_game() {
+        // King danger, mobility areas, shelter and threats on both sides
+        // of real middle games: the mirrored position scores the same
+        // for the side to move.
+        let top = |fen: &str| {
+            let pos = Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"));
+            Standard::evaluate_with(&pos, &TOP_PARAMS)
+        };
+        for fen in [
+            "r1b2rk1/pp1nqppp/2p1p3/3p4/2PP4/2NBPN2/PPQ2PPP/R4RK1 w - - 0 10",
+            "r4rk1/ppp2ppp/2n5/3q4/3P2b1/2P2N2/P1Q2PPP/R1B2RK1 b - - 0 12",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
+            "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/4R1K1 w - - 0 20",
+        ] {
+            assert_eq!(top(fen), top(&mirror(fen)), "{fen}");
+        }
     }
 
     #[test]
