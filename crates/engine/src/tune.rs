@@ -274,6 +274,11 @@ pub struct FitOptions {
     /// Rescale the fitted weights so that the evaluation keeps its
     /// average size on the data (see [`FitReport::rescaled`]).
     pub keep_scale: bool,
+    /// Start from, and fit, level 8's weights (`TOP_PARAMS`, which add
+    /// terms the lower levels do not weigh) instead of levels 1–7's: for
+    /// labels from a stronger judge than the game results (a reference
+    /// engine's scores, `scripts/strength/label-fsf.py`).
+    pub top: bool,
 }
 
 impl Default for FitOptions {
@@ -285,6 +290,7 @@ impl Default for FitOptions {
             threads: 1,
             holdout_every: 10,
             keep_scale: true,
+            top: false,
         }
     }
 }
@@ -376,16 +382,20 @@ pub fn fit(
 
 /// A game whose positions the data's FEN can be read into.
 trait FromFen: Tuned {
+    /// Level 8's weights ([`FitOptions::top`]).
+    const TOP: Self::Params;
     fn read_fen(fen: &str) -> Result<Self, String>;
 }
 
 impl<R: crate::eval::Eval8> FromFen for chessplayx_rules::chess::Position<R> {
+    const TOP: R::Params = R::TOP_PARAMS;
     fn read_fen(fen: &str) -> Result<Self, String> {
         Self::from_fen(fen).map_err(|e| e.to_string())
     }
 }
 
 impl FromFen for Xiangqi {
+    const TOP: Self::Params = Self::PARAMS;
     fn read_fen(fen: &str) -> Result<Self, String> {
         Self::from_fen(fen).map_err(|e| e.to_string())
     }
@@ -555,7 +565,7 @@ where
     if train.is_empty() {
         return Err(TuneError::NoData);
     }
-    let start = G::PARAMS;
+    let start = if opts.top { G::TOP } else { G::PARAMS };
     let names = values(&start);
     let chosen: Vec<usize> = names
         .iter()
