@@ -197,10 +197,17 @@ fn top_fits_level_8s_weights() {
     };
     let (tempo, chain4) = (at("tempo"), at("chain.4"));
     assert_ne!(names[chain4].1, values(&HordeChess::PARAMS)[chain4].1);
+    // Level 8's network corrects Horde's evaluation, and the fit of its
+    // weights includes that.
+    assert!(samples.iter().any(|s| s.pos.net_offset() != 0));
     let truth = nudged(&top, tempo, 40);
     let mut labelled = String::new();
     for s in &samples {
-        let p = sigmoid(1.0, white_eval(&s.pos, &truth));
+        // Level 8 adds the network's correction: the labels do too.
+        let p = sigmoid(
+            1.0,
+            white_eval(&s.pos, &truth) + f64::from(s.pos.net_offset()),
+        );
         let _ = writeln!(labelled, "{};{p}", s.pos.fen());
     }
     let opts = FitOptions {
@@ -209,6 +216,7 @@ fn top_fits_level_8s_weights() {
         holdout_every: 0,
         keep_scale: false,
         top: true,
+        k: Some(1.0),
         ..FitOptions::default()
     };
     let report =
@@ -219,6 +227,7 @@ fn top_fits_level_8s_weights() {
             assert_eq!(before, after, "{name}");
         }
     }
+    assert!((report.k - 1.0).abs() < 1e-12, "{}", report.render());
     let (_, before, after) = &report.weights[tempo];
     assert!((after - (before + 40)).abs() <= 12, "{}", report.render());
     // Without `top`, the same fit starts from levels 1-7's weights.
@@ -234,7 +243,7 @@ fn top_fits_level_8s_weights() {
 
 /// Not a test but the way to run a fit of level 8's weights (the CLI's
 /// `tune fit` fits levels 1–7's):
-/// `FIT_DATA=FILE [FIT_VARIANT=horde] [FIT_ONLY=a,b] [FIT_THREADS=2]
+/// `FIT_DATA=FILE [FIT_VARIANT=horde] [FIT_ONLY=a,b] [FIT_THREADS=2] [FIT_KEEP_SCALE=0] [FIT_K=1]
 /// cargo test --release -p chessplayx-engine fit_top_from_file -- --ignored --nocapture`.
 #[test]
 #[ignore = "a tool, run by hand with FIT_DATA set"]
@@ -254,7 +263,9 @@ fn fit_top_from_file() {
             .map(str::to_owned)
             .collect(),
         threads: env("FIT_THREADS").parse().unwrap_or(1),
+        keep_scale: env("FIT_KEEP_SCALE") != "0",
         top: true,
+        k: env("FIT_K").parse().ok(),
         ..FitOptions::default()
     };
     let report = fit(variant, &data, &opts, &mut |l| eprintln!("{l}"))
