@@ -274,6 +274,19 @@ pub struct FitOptions {
     /// Rescale the fitted weights so that the evaluation keeps its
     /// average size on the data (see [`FitReport::rescaled`]).
     pub keep_scale: bool,
+    /// Start from, and fit, level 8's weights (`TOP_PARAMS`, which add
+    /// terms the lower levels do not weigh) instead of levels 1–7's, with
+    /// the game's network correction added as level 8 does: for
+    /// labels from a stronger judge than the game results (a reference
+    /// engine's scores, `scripts/strength/label-fsf.py`).
+    pub top: bool,
+    /// The logistic scale `k` to fit with, instead of the one that fits the
+    /// starting weights best: 1 for labels that are a reference engine's
+    /// centipawns through the same curve, so that the fit moves the
+    /// evaluation onto the reference's scale and removes its bias (the
+    /// best `k` of a biased evaluation is near zero, which the weights
+    /// would then grow to make up for).
+    pub k: Option<f64>,
 }
 
 impl Default for FitOptions {
@@ -285,6 +298,8 @@ impl Default for FitOptions {
             threads: 1,
             holdout_every: 10,
             keep_scale: true,
+            top: false,
+            k: None,
         }
     }
 }
@@ -376,16 +391,29 @@ pub fn fit(
 
 /// A game whose positions the data's FEN can be read into.
 trait FromFen: Tuned {
+    /// Level 8's weights ([`FitOptions::top`]).
+    const TOP: Self::Params;
     fn read_fen(fen: &str) -> Result<Self, String>;
+    /// The network's correction that level 8 adds to the weighed
+    /// evaluation, White's point of view (0 without a network).
+    fn net_offset(&self) -> i32 {
+        0
+    }
 }
 
 impl<R: crate::eval::Eval8> FromFen for chessplayx_rules::chess::Position<R> {
+    const TOP: R::Params = R::TOP_PARAMS;
     fn read_fen(fen: &str) -> Result<Self, String> {
         Self::from_fen(fen).map_err(|e| e.to_string())
+    }
+    fn net_offset(&self) -> i32 {
+        let v = R::net().map_or(0, |n| n.evaluate(self.board(), self.turn()));
+        if self.turn() == Color::White { v } else { -v }
     }
 }
 
 impl FromFen for Xiangqi {
+    const TOP: Self::Params = Self::PARAMS;
     fn read_fen(fen: &str) -> Result<Self, String> {
         Self::from_fen(fen).map_err(|e| e.to_string())
     }
@@ -396,6 +424,10 @@ impl FromFen for Xiangqi {
 struct Sample<G> {
     pos: G,
     result: f64,
+    /// What level 8 adds to the weighed evaluation (the network's
+    /// correction, White's point of view) when fitting its weights, so
+    /// that the fitted sum is what level 8 plays with; 0 otherwise.
+    offset: f64,
 }
 
 /// The data lines of a positions file (`tune gen`'s output, read by the
@@ -444,7 +476,11 @@ fn load<G: FromFen>(data: &str) -> Result<(Vec<Sample<G>>, usize), TuneError> {
         if noisy {
             skipped += 1;
         } else {
-            samples.push(Sample { pos, result });
+            samples.push(Sample {
+                pos,
+                result,
+                offset: 0.0,
+            });
         }
     }
     Ok((samples, skipped))
@@ -469,7 +505,7 @@ fn error<G: Tuned>(samples: &[Sample<G>], p: &G::Params, k: f64, threads: usize)
         chunk
             .iter()
             .map(|s| {
-                let d = s.result - sigmoid(k, white_eval(&s.pos, p));
+                let d = s.result - sigmoid(k, white_eval(&s.pos, p) + s.offset);
                 d * d
             })
             .sum()
@@ -543,7 +579,12 @@ fn fit_in<G: FromFen>(
 where
     G::Params: core::fmt::Debug,
 {
-    let (all, skipped) = load::<G>(data)?;
+    let (mut all, skipped) = load::<G>(data)?;
+    if opts.top {
+        for s in &mut all {
+            s.offset = f64::from(s.pos.net_offset());
+        }
+    }
     let (mut train, mut holdout) = (Vec::new(), Vec::new());
     for (i, s) in all.into_iter().enumerate() {
         if opts.holdout_every > 0 && i % opts.holdout_every == opts.holdout_every - 1 {
@@ -555,7 +596,7 @@ where
     if train.is_empty() {
         return Err(TuneError::NoData);
     }
-    let start = G::PARAMS;
+    let start = if opts.top { G::TOP } else { G::PARAMS };
     let names = values(&start);
     let chosen: Vec<usize> = names
         .iter()
@@ -570,7 +611,7 @@ where
     }
     let threads = opts.threads;
     let clock = Instant::now();
-    let k = best_k(&train, &start, threads);
+    let k = opts.k.unwrap_or_else(|| best_k(&train, &start, threads));
     let before = (
         error(&train, &start, k, threads),
         error(&holdout, &start, k, threads),

@@ -179,3 +179,96 @@ fn every_game_names_its_weights_uniquely() {
     check(&AtomicChess::PARAMS);
     check(&Xiangqi::PARAMS);
 }
+
+/// With `top`, the fit starts from level 8's weights (Horde's chains,
+/// which levels 1–7 weigh at zero) and moves them towards labels drawn
+/// from a changed copy; without it, it starts from levels 1–7's.
+#[test]
+fn top_fits_level_8s_weights() {
+    let data = small_data(Variant::Horde, 3);
+    let (samples, _) = load::<HordeChess>(&data).unwrap_or_else(|e| unreachable!("{e}"));
+    let top = <HordeChess as FromFen>::TOP;
+    let names = values(&top);
+    let at = |name: &str| {
+        names
+            .iter()
+            .position(|(n, _)| n == name)
+            .unwrap_or_else(|| unreachable!("{names:?}"))
+    };
+    let (tempo, chain4) = (at("tempo"), at("chain.4"));
+    assert_ne!(names[chain4].1, values(&HordeChess::PARAMS)[chain4].1);
+    // Level 8's network corrects Horde's evaluation, and the fit of its
+    // weights includes that.
+    assert!(samples.iter().any(|s| s.pos.net_offset() != 0));
+    let truth = nudged(&top, tempo, 40);
+    let mut labelled = String::new();
+    for s in &samples {
+        // Level 8 adds the network's correction: the labels do too.
+        let p = sigmoid(
+            1.0,
+            white_eval(&s.pos, &truth) + f64::from(s.pos.net_offset()),
+        );
+        let _ = writeln!(labelled, "{};{p}", s.pos.fen());
+    }
+    let opts = FitOptions {
+        step: 16,
+        only: vec!["tempo".into()],
+        holdout_every: 0,
+        keep_scale: false,
+        top: true,
+        k: Some(1.0),
+        ..FitOptions::default()
+    };
+    let report =
+        fit(Variant::Horde, &labelled, &opts, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
+    for (i, (name, before, after)) in report.weights.iter().enumerate() {
+        assert_eq!(*before, names[i].1, "{name}");
+        if i != tempo {
+            assert_eq!(before, after, "{name}");
+        }
+    }
+    assert!((report.k - 1.0).abs() < 1e-12, "{}", report.render());
+    let (_, before, after) = &report.weights[tempo];
+    assert!((after - (before + 40)).abs() <= 12, "{}", report.render());
+    // Without `top`, the same fit starts from levels 1-7's weights.
+    let low = fit(
+        Variant::Horde,
+        &labelled,
+        &FitOptions { top: false, ..opts },
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| unreachable!("{e}"));
+    assert_eq!(low.weights[chain4].1, values(&HordeChess::PARAMS)[chain4].1);
+}
+
+/// Not a test but the way to run a fit of level 8's weights (the CLI's
+/// `tune fit` fits levels 1–7's):
+/// `FIT_DATA=FILE [FIT_VARIANT=horde] [FIT_ONLY=a,b] [FIT_THREADS=2] [FIT_KEEP_SCALE=0] [FIT_K=1]
+/// cargo test --release -p chessplayx-engine fit_top_from_file -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tool, run by hand with FIT_DATA set"]
+fn fit_top_from_file() {
+    let env = |k: &str| std::env::var(k).unwrap_or_default();
+    let data = std::fs::read_to_string(env("FIT_DATA")).unwrap_or_else(|e| unreachable!("{e}"));
+    let variant = match env("FIT_VARIANT").as_str() {
+        "chess" => Variant::Chess,
+        "atomic" => Variant::Atomic,
+        "xiangqi" => Variant::Xiangqi,
+        _ => Variant::Horde,
+    };
+    let opts = FitOptions {
+        only: env("FIT_ONLY")
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        threads: env("FIT_THREADS").parse().unwrap_or(1),
+        keep_scale: env("FIT_KEEP_SCALE") != "0",
+        top: true,
+        k: env("FIT_K").parse().ok(),
+        ..FitOptions::default()
+    };
+    let report = fit(variant, &data, &opts, &mut |l| eprintln!("{l}"))
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    println!("{}", report.render());
+}
