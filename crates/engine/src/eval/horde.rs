@@ -122,24 +122,49 @@ const TOP_PARAMS: HordeParams = HordeParams {
     white: Weights {
         material: {
             let mut m = WHITE.material;
-            m[0] = Tapered::new(79, 93);
+            m[0] = Tapered::new(79, 92);
             m
         },
-        passed_scale: 9,
-        doubled: Tapered::new(5, -5),
-        isolated: Tapered::new(44, -77),
-        supported: Tapered::new(5, 12),
+        mobility: [
+            Tapered::new(4, 4),
+            Tapered::new(5, 5),
+            Tapered::new(2, 4),
+            Tapered::new(12, 55),
+        ],
+        passed_scale: 7,
+        doubled: Tapered::new(5, -4),
+        isolated: Tapered::new(-5, -37),
+        supported: Tapered::new(5, 13),
         phalanx: Tapered::new(2, 10),
         ..WHITE
     },
-    tempo: 12,
-    storm: Tapered::new(-6, 67),
-    break6: Tapered::new(41, -39),
-    thin: -26,
-    chain: [0, 6, 2, 16, 24, 64, 187],
-    chain_opposed: [0, 8, 0, 2, 12, 54, 20],
-    breach_queen: 17,
-    breach: 30,
+    black: Weights {
+        material: [
+            Tapered::new(92, 126),
+            Tapered::new(342, 402),
+            Tapered::new(329, 486),
+            Tapered::new(472, 438),
+            Tapered::new(986, 1044),
+            Tapered::new(0, 0),
+        ],
+        pst_scale: 10,
+        mobility: [
+            Tapered::new(6, 13),
+            Tapered::new(7, 9),
+            Tapered::new(4, -2),
+            Tapered::new(2, -15),
+        ],
+        passed_scale: 22,
+        ..BLACK
+    },
+    tempo: 11,
+    storm: Tapered::new(-8, 61),
+    break6: Tapered::new(44, -3),
+    thin: -24,
+    chain: [0, 6, 2, 16, 24, 65, 189],
+    chain_opposed: [0, 8, 0, 2, 12, 53, 20],
+    breach_queen: 16,
+    breach: 18,
     ..HAND
 };
 
