@@ -235,23 +235,11 @@ mod tests {
     /// castling rights or en-passant square in the FENs used).
     fn mirror(fen: &str) -> String {
         let parts: Vec<&str> = fen.split(' ').collect();
-        let ranks: Vec<String> = parts[0]
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
         let turn = if parts[1] == "w" { "b" } else { "w" };
-        format!("{} {turn} - - 0 1", ranks.join("/"))
+        format!(
+            "{} {turn} - - 0 1",
+            crate::nnue::tests::flip_placement(parts[0])
+        )
     }
 
     #[test]

@@ -347,6 +347,6 @@ pub fn xiangqi() -> Option<&'static Network<Xiangqi90>> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod xiangqi_tests;

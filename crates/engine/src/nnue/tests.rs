@@ -23,7 +23,7 @@ fn net_eval(fen: &str) -> i32 {
 }
 
 /// `s` with upper and lower case swapped: White's pieces become Black's.
-pub(super) fn swap_case(s: &str) -> String {
+pub(crate) fn swap_case(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_uppercase() {
@@ -37,7 +37,7 @@ pub(super) fn swap_case(s: &str) -> String {
 
 /// A FEN's piece placement mirrored top to bottom with the colours
 /// swapped (any board size: the rows are reversed).
-pub(super) fn flip_placement(placement: &str) -> String {
+pub(crate) fn flip_placement(placement: &str) -> String {
     placement
         .split('/')
         .rev()
