@@ -298,8 +298,6 @@ pub struct Searcher<G: Evaluate> {
     /// Level 8 in a game where its own search settings were measured to
     /// help (chess): levels 1-7 and the other games search as calibrated.
     top: bool,
-    /// [`TOP_SWITCHES`], a field so that a test build can flip one.
-    knobs: u32,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
     root_moves: Vec<RootMove<G::Move>>,
@@ -329,14 +327,12 @@ impl<G: Evaluate> Searcher<G> {
     /// A searcher with a transposition table of about `hash_mb` MiB.
     #[must_use]
     pub fn new(hash_mb: usize) -> Self {
-        let knobs = TOP_SWITCHES;
         Self {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
             lmr: lmr_table(),
-            lmr_top: lmr_table_top(knobs & knob::LMR_STEEP != 0),
+            lmr_top: lmr_table_top(TOP_SWITCHES & knob::LMR_STEEP != 0),
             top: false,
-            knobs,
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
@@ -379,7 +375,7 @@ impl<G: Evaluate> Searcher<G> {
     /// Whether level 8's switch `bit` applies to this search.
     #[inline]
     fn on(&self, bit: u32) -> bool {
-        self.top && self.knobs & bit != 0
+        self.top && TOP_SWITCHES & bit != 0
     }
 
     #[inline]

@@ -30,7 +30,7 @@ impl<G: Evaluate> Searcher<G> {
         self.top = options.level == crate::Level::Eight
             && (root.variant() == chessplayx_rules::Variant::Chess
                 || (root.variant() == chessplayx_rules::Variant::Horde
-                    && self.knobs & knob::HORDE != 0));
+                    && TOP_SWITCHES & knob::HORDE != 0));
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
