@@ -179,6 +179,41 @@ fn the_trainer_learns_from_atomic_games() {
     assert!(Network::<super::Board8>::parse(&t.file).is_ok());
 }
 
+/// `label-fsf.py` writes `<fen>;<cp>;<p>`, with a win probability (or a
+/// game result) in the last field: the trainer must read a fraction
+/// there, and with λ = 1 the net must learn the reference's score alone,
+/// whatever the last field says (the Horde self-play results are a poor
+/// judge, which is why the reference labels them).
+#[test]
+fn the_trainer_reads_reference_labels_and_lambda_one_ignores_the_last_field() {
+    let text = self_play_data(Variant::Horde, 7);
+    let relabelled: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let (head, _) = l.rsplit_once(';').unwrap_or_else(|| unreachable!("{l}"));
+            format!("{head};{}\n", if i % 2 == 0 { "0.8731" } else { "0.0125" })
+        })
+        .collect();
+    let topts = train::TrainOptions {
+        lambda: 1.0,
+        ..small_training()
+    };
+    let t = train_and_check_the_loss_falls(Variant::Horde, &relabelled, &topts);
+    let plain = train::train(Variant::Horde, &text, &topts, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    assert_eq!(t.file, plain.file, "λ = 1 must not read the last field");
+    let mixed = train::TrainOptions {
+        lambda: 0.5,
+        ..small_training()
+    };
+    let a = train::train(Variant::Horde, &relabelled, &mixed, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    let b = train::train(Variant::Horde, &text, &mixed, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    assert_ne!(a.file, b.file, "λ < 1 must read the last field");
+}
+
 /// Plays 20 random games of up to 60 plies from `fen` and checks at each
 /// position that the accumulators updated from the previous evaluation
 /// give what a refresh gives. Returns the most pieces one move removed.

@@ -18,7 +18,7 @@ use std::{fmt, time::Instant};
 use chessplayx_rules::{Color, Variant, xiangqi::Xiangqi};
 
 use super::{Board8, Features, HIDDEN, Network, SCALE, Xiangqi90};
-use crate::{Evaluate, Rng};
+use crate::{Evaluate, Rng, eval::Eval8};
 
 /// Why training failed.
 #[derive(Debug, thiserror::Error)]
@@ -164,14 +164,16 @@ fn sigmoid(x: f32) -> f32 {
 type Parsed<F> = (<F as Features>::Pieces, Color, i32, bool);
 
 /// Parses `fen` as an 8×8 game with rules `R`: without castling rights
-/// the game is symmetric left to right.
-fn parse_8x8<R: chessplayx_rules::chess::Rules>(fen: &str) -> Result<Parsed<Board8>, String>
-where
-    chessplayx_rules::chess::Position<R>: Evaluate,
-{
+/// the game is symmetric left to right. The base is level 8's hand-set
+/// evaluation (`Eval8::TOP_PARAMS`), the one the net is added to in play:
+/// a correction learnt on top of levels 1–7's weights is off by their
+/// difference wherever the two differ (Horde's were refitted in session
+/// 9, and a net trained on the old base lost its first six A/B games).
+fn parse_8x8<R: Eval8>(fen: &str) -> Result<Parsed<Board8>, String> {
     let p = chessplayx_rules::chess::Position::<R>::from_fen(fen).map_err(|e| e.to_string())?;
     let symmetric = fen.split_whitespace().nth(2) == Some("-");
-    Ok((*p.board(), p.turn(), p.evaluate(), symmetric))
+    let base = R::evaluate_with(&p, &R::TOP_PARAMS);
+    Ok((*p.board(), p.turn(), base, symmetric))
 }
 
 /// Parses `fen` as Xiangqi, always symmetric left to right.
