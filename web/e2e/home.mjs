@@ -29,6 +29,21 @@ export function homeTests({ test, newPage, base, shot, startLocal, axe }) {
       const page = await newPage({ viewport: vp });
       await page.goto(base);
       assert(await page.isChecked('#v-chess'), 'chess on a first visit');
+      // The previews are drawn after the page's script runs: on a loaded
+      // machine the first look came before Horde's (0 pieces), so wait
+      // until every card has drawn something, then check the exact counts.
+      await page
+        .waitForFunction(
+          () =>
+            Array.from(document.querySelectorAll('.variant-card')).every((c) =>
+              Array.from(c.querySelectorAll('.preview piece')).some(
+                (p) => p.getBoundingClientRect().width > 2 && getComputedStyle(p).backgroundImage.startsWith('url('),
+              ),
+            ),
+          null,
+          { timeout: 10000 },
+        )
+        .catch(() => {});
       const cards = await previews(page);
       const want = { horde: 52, atomic: 32, xiangqi: 32, chess: 32 };
       for (const c of cards) assert(c.pieces === want[c.game], `${c.game}: its start position drawn (${c.pieces} pieces)`);
