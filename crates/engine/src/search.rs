@@ -18,6 +18,7 @@ use std::{
 #[cfg(test)]
 mod calibrated;
 pub(crate) mod chase;
+mod history;
 mod node;
 mod ordering;
 mod root;
@@ -25,7 +26,7 @@ mod root;
 use crate::{
     eval::{Evaluate, HISTORY_SLOTS},
     limits::{SearchLimits, TimePlan},
-    score::{EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in, to_tt},
+    score::{EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, Score, from_tt, mate_in, mated_in, to_tt},
     tt::{Bound, TranspositionTable},
 };
 
@@ -164,6 +165,15 @@ struct Frame<M> {
     killers: [Option<M>; 2],
     eval: i32,
     null: bool,
+    /// Captures searched at this node so far (the capture history's
+    /// malus when another move cuts off).
+    captures: Vec<M>,
+    /// History slot of the move being searched from this ply
+    /// ([`history::NO_SLOT`] for a null move): the continuation histories'
+    /// index one and two plies further down.
+    slot: u16,
+    /// The move a singular-extension test leaves out.
+    excluded: Option<M>,
 }
 
 impl<M> Frame<M> {
@@ -176,6 +186,9 @@ impl<M> Frame<M> {
             killers: [None, None],
             eval: 0,
             null: false,
+            captures: Vec::with_capacity(32),
+            slot: history::NO_SLOT,
+            excluded: None,
         }
     }
 }
@@ -206,6 +219,8 @@ const RFP_MARGIN_TOP: i32 = 75;
 const RAZOR_BASE: i32 = 250;
 const RAZOR_PER_DEPTH: i32 = 150;
 const HIST_PRUNE_PER_DEPTH: i32 = 2_000;
+const SINGULAR_MIN_DEPTH: i32 = 7;
+const SINGULAR_MARGIN: i32 = 2;
 
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
@@ -275,6 +290,13 @@ pub(crate) mod knob {
     pub(crate) const HIST_LMR: u32 = 8192;
     /// Futility pruning of quiet moves to depth 6 (4).
     pub(crate) const FUT_DEEP: u32 = 16384;
+    /// Continuation histories (after the opponent's last move and our
+    /// move before it) in quiet ordering, reductions and history pruning.
+    pub(crate) const CONT_HIST: u32 = 32768;
+    /// Capture history (mover and square × victim) in capture ordering.
+    pub(crate) const CAPT_HIST: u32 = 65536;
+    /// Singular extension of the table move, with multi-cut, at depth ≥ 7.
+    pub(crate) const SINGULAR: u32 = 131_072;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
@@ -292,6 +314,8 @@ const TOP_SWITCHES: u32 =
 pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
     history: Box<[[i32; HISTORY_SLOTS]; 2]>,
+    /// Level 8's continuation and capture histories.
+    tables: history::Tables,
     lmr: Box<[[u8; 64]; 64]>,
     /// [`lmr_table_top`], used when `top`.
     lmr_top: Box<[[u8; 64]; 64]>,
@@ -330,6 +354,7 @@ impl<G: Evaluate> Searcher<G> {
         Self {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
+            tables: history::Tables::default(),
             lmr: lmr_table(),
             lmr_top: lmr_table_top(TOP_SWITCHES & knob::LMR_STEEP != 0),
             top: false,
@@ -370,6 +395,7 @@ impl<G: Evaluate> Searcher<G> {
         for h in self.history.iter_mut() {
             h.fill(0);
         }
+        self.tables.clear();
     }
 
     /// Whether level 8's switch `bit` applies to this search.

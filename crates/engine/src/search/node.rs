@@ -137,10 +137,15 @@ impl<G: Evaluate> Searcher<G> {
         }
 
         let key = pos.zobrist();
+        // Set while a singular-extension test searches this node without
+        // its table move: then the table's verdict on the node is not
+        // this search's, so it neither cuts off on it nor overwrites it.
+        let excluded = self.stack[ply].excluded;
         let hit = self.tt.probe(key);
         let tt_code = hit.map_or(0, |h| h.mv);
         if let Some(h) = hit
             && !pv_node
+            && excluded.is_none()
             && h.depth >= depth
             && let Some(s) = h.cutoff(ply, alpha, beta)
         {
@@ -170,7 +175,7 @@ impl<G: Evaluate> Searcher<G> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta at low depth.
             // The static evaluation, not a stored bound: a bound from a
             // shallow search that missed a quiet mate would keep this node
@@ -215,6 +220,7 @@ impl<G: Evaluate> Searcher<G> {
                     3 + depth / 4 + ((eval - beta) / 200).min(3)
                 };
                 self.stack[ply].null = true;
+                self.stack[ply].slot = history::NO_SLOT;
                 self.path.push(PathEntry {
                     key: child.zobrist(),
                     check: false,
@@ -248,12 +254,15 @@ impl<G: Evaluate> Searcher<G> {
         let mut moves = core::mem::take(&mut self.stack[ply].moves);
         let mut scores = core::mem::take(&mut self.stack[ply].scores);
         let mut quiets = core::mem::take(&mut self.stack[ply].quiets);
+        let mut captures = core::mem::take(&mut self.stack[ply].captures);
         quiets.clear();
+        captures.clear();
         pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
             self.stack[ply].moves = moves;
             self.stack[ply].scores = scores;
             self.stack[ply].quiets = quiets;
+            self.stack[ply].captures = captures;
             return if pos.no_moves_loses() {
                 mated_in(ply)
             } else {
@@ -276,6 +285,30 @@ impl<G: Evaluate> Searcher<G> {
         let pv_prune = self.on(knob::PV_PRUNE);
         let fut_depth = if self.on(knob::FUT_DEEP) { 6 } else { 4 };
         let hist_div = if self.on(knob::HIST_LMR) { 4000 } else { 6000 };
+        // The continuation histories add two terms to the plain one: the
+        // sum spreads wider, so reductions and pruning read it scaled.
+        let cont = self.on(knob::CONT_HIST);
+        let capt_hist = self.on(knob::CAPT_HIST);
+        let (hist_div, hist_prune_step) = if cont {
+            (hist_div * 3 / 2, HIST_PRUNE_PER_DEPTH * 3 / 2)
+        } else {
+            (hist_div, HIST_PRUNE_PER_DEPTH)
+        };
+        let singular = match hit {
+            Some(h)
+                if self.on(knob::SINGULAR)
+                    && depth >= SINGULAR_MIN_DEPTH
+                    && excluded.is_none()
+                    && h.mv != 0
+                    && h.bound != Bound::Upper
+                    && h.depth >= depth - 3
+                    && (ply as i32) < 2 * self.root_depth =>
+            {
+                let s = from_tt(h.score, ply);
+                (s.abs() < MATE_BOUND).then_some(s)
+            }
+            _ => None,
+        };
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -284,6 +317,9 @@ impl<G: Evaluate> Searcher<G> {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let mv = moves[i];
+            if excluded == Some(mv) {
+                continue;
+            }
             let order = scores[i];
             let tactical = pos.is_tactical(mv);
             let advance = !tactical && pos.is_pawn_advance(mv);
@@ -335,7 +371,7 @@ impl<G: Evaluate> Searcher<G> {
                 && !gives_check
                 && !is_killer
                 && depth <= 3
-                && order < -HIST_PRUNE_PER_DEPTH * depth
+                && order < -hist_prune_step * depth
             {
                 quiets.push(mv);
                 continue;
@@ -345,7 +381,41 @@ impl<G: Evaluate> Searcher<G> {
                 && (ply as i32) < 2 * self.root_depth
                 && (!check_ext_safe || pv_node || pos.see_ge(mv, 0))
                 && (!no_check_ext || pv_node);
-            let new_depth = depth - 1 + i32::from(extend);
+            // Singular extension: the table move, when every other move
+            // falls well short of its stored bound, is the only move and
+            // gets a ply more; when even the others beat beta, the node
+            // cuts off without it (multi-cut).
+            let mut singular_ext = false;
+            if let Some(tt_score) = singular
+                && G::move_code(mv) == tt_code
+            {
+                let sbeta = tt_score - SINGULAR_MARGIN * depth;
+                self.stack[ply].excluded = Some(mv);
+                let s = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    sbeta - 1,
+                    sbeta,
+                    ply,
+                    cut_node,
+                    in_check,
+                );
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    break;
+                }
+                if s < sbeta {
+                    singular_ext = true;
+                } else if sbeta >= beta {
+                    self.stack[ply].moves = moves;
+                    self.stack[ply].scores = scores;
+                    self.stack[ply].quiets = quiets;
+                    self.stack[ply].captures = captures;
+                    return sbeta;
+                }
+            }
+            let new_depth = depth - 1 + i32::from(extend || singular_ext);
+            self.stack[ply].slot = pos.history_slot(mv) as u16;
             self.path.push(PathEntry {
                 key: child.zobrist(),
                 check: gives_check,
@@ -374,7 +444,7 @@ impl<G: Evaluate> Searcher<G> {
                     r += i32::from(cut_node);
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
-                    r -= self.history[us.0][pos.history_slot(mv)] / hist_div;
+                    r -= self.quiet_stat(pos, mv, ply, us) / hist_div;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 } else if bad_capt
                     && depth >= 3
@@ -437,16 +507,33 @@ impl<G: Evaluate> Searcher<G> {
                         pv.extend_from_slice(&tail[0].pv);
                     }
                     if score >= beta {
+                        let bonus = (depth * depth * 16).min(2000);
                         if !tactical {
                             let f = &mut self.stack[ply];
                             if f.killers[0] != Some(mv) {
                                 f.killers[1] = f.killers[0];
                                 f.killers[0] = Some(mv);
                             }
-                            let bonus = (depth * depth * 16).min(2000);
                             self.update_history(us, pos.history_slot(mv), bonus);
                             for &q in &quiets {
                                 self.update_history(us, pos.history_slot(q), -bonus);
+                            }
+                            if cont {
+                                let prev = self.prev_slots(ply);
+                                let t = &mut self.tables;
+                                t.update_cont(us.0, prev, pos.history_slot(mv), bonus);
+                                for &q in &quiets {
+                                    t.update_cont(us.0, prev, pos.history_slot(q), -bonus);
+                                }
+                            }
+                        } else if capt_hist {
+                            let slot = pos.history_slot(mv);
+                            self.tables.update_capt(us.0, slot, pos.gain(mv), bonus);
+                        }
+                        if capt_hist {
+                            for &c in &captures {
+                                let slot = pos.history_slot(c);
+                                self.tables.update_capt(us.0, slot, pos.gain(c), -bonus);
                             }
                         }
                         break;
@@ -456,11 +543,14 @@ impl<G: Evaluate> Searcher<G> {
             }
             if !tactical {
                 quiets.push(mv);
+            } else if capt_hist {
+                captures.push(mv);
             }
         }
         self.stack[ply].moves = moves;
         self.stack[ply].scores = scores;
         self.stack[ply].quiets = quiets;
+        self.stack[ply].captures = captures;
         if self.stopped {
             return 0;
         }
@@ -468,6 +558,9 @@ impl<G: Evaluate> Searcher<G> {
             // Everything was pruned: not possible before one move was
             // searched, so this cannot happen; stay safe anyway.
             return alpha;
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower

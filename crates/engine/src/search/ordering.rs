@@ -19,7 +19,12 @@ impl<G: Evaluate> Searcher<G> {
         }
         if pos.is_tactical(mv) {
             let gain = pos.gain(mv);
-            let base = gain * 16 - pos.mover_value(mv) / 16;
+            let mut base = gain * 16 - pos.mover_value(mv) / 16;
+            if self.on(knob::CAPT_HIST) {
+                // A quarter: a pawn's worth of victim (1,600) outweighs
+                // all but the most lopsided record.
+                base += self.tables.capt(us.0, pos.history_slot(mv), gain) / 4;
+            }
             return if pos.see_ge(mv, 0) {
                 SCORE_GOOD_CAPTURE + base
             } else {
@@ -33,7 +38,38 @@ impl<G: Evaluate> Searcher<G> {
         if f.killers[1] == Some(mv) {
             return SCORE_KILLER + 1;
         }
-        self.history[us.0][pos.history_slot(mv)]
+        self.quiet_stat(pos, mv, ply, us)
+    }
+
+    /// The slots of the opponent's last move and of ours before it, for
+    /// the continuation histories at `ply`.
+    #[inline]
+    pub(super) fn prev_slots(&self, ply: usize) -> [u16; 2] {
+        [
+            if ply >= 1 {
+                self.stack[ply - 1].slot
+            } else {
+                history::NO_SLOT
+            },
+            if ply >= 2 {
+                self.stack[ply - 2].slot
+            } else {
+                history::NO_SLOT
+            },
+        ]
+    }
+
+    /// What the histories say of quiet `mv`: the plain history, plus the
+    /// continuation histories where level 8 uses them.
+    #[inline]
+    pub(super) fn quiet_stat(&self, pos: &G, mv: G::Move, ply: usize, us: Color2) -> i32 {
+        let slot = pos.history_slot(mv);
+        let h = self.history[us.0][slot];
+        if self.on(knob::CONT_HIST) {
+            h + self.tables.cont(us.0, self.prev_slots(ply), slot)
+        } else {
+            h
+        }
     }
 
     #[inline]

@@ -31,6 +31,9 @@ impl<G: Evaluate> Searcher<G> {
             && (root.variant() == chessplayx_rules::Variant::Chess
                 || (root.variant() == chessplayx_rules::Variant::Horde
                     && TOP_SWITCHES & knob::HORDE != 0));
+        if self.on(knob::CONT_HIST) || self.on(knob::CAPT_HIST) {
+            self.tables.ensure();
+        }
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
@@ -44,6 +47,8 @@ impl<G: Evaluate> Searcher<G> {
         for f in &mut self.stack {
             f.killers = [None, None];
             f.null = false;
+            f.slot = history::NO_SLOT;
+            f.excluded = None;
         }
         self.path.clear();
         self.path.extend_from_slice(&history.entries);
@@ -267,6 +272,7 @@ impl<G: Evaluate> Searcher<G> {
             child.play(mv);
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
+            self.stack[0].slot = root.history_slot(mv) as u16;
             self.path.push(PathEntry {
                 key: child.zobrist(),
                 check: gives_check,

@@ -1,0 +1,146 @@
+//! Level 8's move statistics beyond the plain `[side][slot]` history:
+//! continuation histories (how a quiet move fared after the opponent's last
+//! move, and after our own move before it) and the capture history (how a
+//! capture of a given victim by a given piece on a given square fared).
+//!
+//! The plain history says "this piece to this square is good for this
+//! side" whatever happened before; at the node counts level 8 searches in
+//! a real game (about 100,000 a move) the tree is deep enough that the
+//! answer to the previous moves matters, and the tables fill up enough to
+//! be read (at 3,000 nodes they were not: docs/strength.md, session 4).
+
+use super::*;
+
+/// A ply whose move has no history slot: the root's parent, a null move.
+pub(super) const NO_SLOT: u16 = u16::MAX;
+
+/// Victim classes of the capture history: the material won, in pawns.
+const VICTIMS: usize = 16;
+
+/// Continuation and capture histories, allocated on the first search that
+/// uses them (8 MiB: levels 1–7 and the other games never pay for them).
+#[derive(Debug, Default)]
+pub(super) struct Tables {
+    /// `[distance 1 or 2][side][previous slot][slot]`.
+    cont: Vec<i16>,
+    /// `[side][slot][victim class]`.
+    capt: Vec<i16>,
+}
+
+/// The value of a history entry after a `bonus` (negative: a malus), kept
+/// within ±[`HISTORY_MAX`] by the usual gravity term.
+#[inline]
+fn gravity(h: i16, bonus: i32) -> i16 {
+    let h = i32::from(h);
+    (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16
+}
+
+impl Tables {
+    /// Allocates the tables if not done yet.
+    pub(super) fn ensure(&mut self) {
+        if self.cont.is_empty() {
+            self.cont = vec![0; 2 * 2 * HISTORY_SLOTS * HISTORY_SLOTS];
+            self.capt = vec![0; 2 * HISTORY_SLOTS * VICTIMS];
+        }
+    }
+
+    /// Forgets everything (keeps the memory).
+    pub(super) fn clear(&mut self) {
+        self.cont.fill(0);
+        self.capt.fill(0);
+    }
+
+    #[inline]
+    fn cont_index(dist: usize, us: usize, prev: u16, slot: usize) -> Option<usize> {
+        (prev != NO_SLOT)
+            .then(|| ((dist * 2 + us) * HISTORY_SLOTS + usize::from(prev)) * HISTORY_SLOTS + slot)
+    }
+
+    /// The sum of the two continuation entries of `slot` after the moves
+    /// `prev` (the opponent's last, then ours before it); 0 before the
+    /// tables exist.
+    #[inline]
+    pub(super) fn cont(&self, us: usize, prev: [u16; 2], slot: usize) -> i32 {
+        if self.cont.is_empty() {
+            return 0;
+        }
+        let mut s = 0;
+        for (d, &p) in prev.iter().enumerate() {
+            if let Some(i) = Self::cont_index(d, us, p, slot) {
+                s += i32::from(self.cont[i]);
+            }
+        }
+        s
+    }
+
+    #[inline]
+    pub(super) fn update_cont(&mut self, us: usize, prev: [u16; 2], slot: usize, bonus: i32) {
+        if self.cont.is_empty() {
+            return;
+        }
+        for (d, &p) in prev.iter().enumerate() {
+            if let Some(i) = Self::cont_index(d, us, p, slot) {
+                self.cont[i] = gravity(self.cont[i], bonus);
+            }
+        }
+    }
+
+    #[inline]
+    fn capt_index(us: usize, slot: usize, gain: i32) -> usize {
+        let victim = (gain / 100).clamp(0, VICTIMS as i32 - 1) as usize;
+        (us * HISTORY_SLOTS + slot) * VICTIMS + victim
+    }
+
+    /// The capture history of a capture in `slot` winning `gain` at once.
+    #[inline]
+    pub(super) fn capt(&self, us: usize, slot: usize, gain: i32) -> i32 {
+        if self.capt.is_empty() {
+            return 0;
+        }
+        i32::from(self.capt[Self::capt_index(us, slot, gain)])
+    }
+
+    #[inline]
+    pub(super) fn update_capt(&mut self, us: usize, slot: usize, gain: i32, bonus: i32) {
+        if self.capt.is_empty() {
+            return;
+        }
+        let i = Self::capt_index(us, slot, gain);
+        self.capt[i] = gravity(self.capt[i], bonus);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_entries_bounded_and_signed() {
+        let mut h = 0i16;
+        for _ in 0..1000 {
+            h = gravity(h, 2000);
+        }
+        assert!(i32::from(h) <= HISTORY_MAX && h > 15_000, "{h}");
+        for _ in 0..1000 {
+            h = gravity(h, -2000);
+        }
+        assert!(i32::from(h) >= -HISTORY_MAX && h < -15_000, "{h}");
+    }
+
+    #[test]
+    fn continuation_entries_depend_on_the_previous_move() {
+        let mut t = Tables::default();
+        assert_eq!(t.cont(0, [5, 7], 9), 0, "no tables yet: neutral");
+        t.ensure();
+        t.update_cont(0, [5, 7], 9, 1000);
+        assert_eq!(t.cont(0, [5, 7], 9), 2000);
+        assert_eq!(t.cont(0, [5, 8], 9), 1000, "only the 1-ply entry matches");
+        assert_eq!(t.cont(1, [5, 7], 9), 0, "the other side's table");
+        assert_eq!(t.cont(0, [NO_SLOT, NO_SLOT], 9), 0);
+        t.update_capt(1, 3, 320, -500);
+        assert_eq!(t.capt(1, 3, 330), -500, "knight and bishop: one class");
+        assert_eq!(t.capt(1, 3, 500), 0);
+        t.clear();
+        assert_eq!(t.cont(0, [5, 7], 9), 0);
+    }
+}
