@@ -45,6 +45,7 @@ mod config;
 mod movegen;
 mod position;
 mod record;
+mod report;
 mod role;
 mod setup;
 mod square;
@@ -61,9 +62,9 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use config::{LimitCap, MoveUnit, ViolationMode, XiangqiConfig};
 pub use position::{FenError, IllegalMove, Move, PositionError, Xiangqi};
-pub use record::{
-    Chase, ChaseStreak, Counters, MoveWarning, PlyReport, StreakInfo, Streaks, XiangqiGame,
-    XiangqiPlayError,
+pub use record::XiangqiGame;
+pub use report::{
+    Chase, ChaseStreak, Counters, MoveWarning, PlyReport, StreakInfo, Streaks, XiangqiPlayError,
 };
 pub use role::{Piece, Role};
 pub use setup::{ParseFenError, Setup};
