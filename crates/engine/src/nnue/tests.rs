@@ -277,19 +277,19 @@ fn updated_accumulators_stay_exact_through_explosions() {
 
 #[test]
 fn level_8_plays_horde_and_atomic_with_their_nets_and_chess_without() {
-    use chessplayx_rules::chess::{AtomicChess, HordeChess};
+    use chessplayx_rules::chess::{AtomicChess, HordeChess, Standard};
 
-    use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher};
+    use crate::{PositionHistory, SearchLimits, SearchOptions, Searcher, eval::Eval8};
 
     let horde = HordeChess::start();
     let mut acc = super::Accumulator::default();
     assert!(horde.net_evaluate(&mut acc).is_some());
     assert!(AtomicChess::start().net_evaluate(&mut acc).is_some());
-    // Chess's level 8 weighs more terms but has no net: at the (symmetric)
-    // start both evaluations give the tempo alone.
+    // Chess's level 8 has no net: it plays its own weights alone.
+    let start = Chess::start();
     assert_eq!(
-        Chess::start().net_evaluate(&mut acc),
-        Some(Chess::start().evaluate())
+        start.net_evaluate(&mut acc),
+        Some(Standard::evaluate_with(&start, &Standard::TOP_PARAMS))
     );
     let mut searcher = Searcher::<HordeChess>::new(1);
     let r = searcher.search(

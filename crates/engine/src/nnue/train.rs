@@ -553,6 +553,29 @@ mod tests {
 
     use super::*;
 
+    /// The trainer's base is level 8's evaluation (`TOP_PARAMS`), the one
+    /// the net is added to in play, not levels 1–7's (`PARAMS`): a net
+    /// learnt on the wrong base is off by their difference (session 10
+    /// lost its first six Horde A/B games to it). The positions are ones
+    /// where the two weight sets disagree, so the test can fail.
+    #[test]
+    fn the_base_is_level_8s_evaluation() {
+        use chessplayx_rules::chess::{Horde, Position, Standard};
+
+        fn check<R: Eval8>(fen: &str) {
+            let p = Position::<R>::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            let top = R::evaluate_with(&p, &R::TOP_PARAMS);
+            assert_ne!(top, R::evaluate_with(&p, &R::PARAMS), "{fen}");
+            let (_, _, base, _) = parse_8x8::<R>(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            assert_eq!(base, top, "{fen}");
+        }
+        check::<Horde>(
+            "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+        );
+        // A knight a pawn attacks: only level 8's threats see it.
+        check::<Standard>("4k3/pppp4/8/3n4/4P3/8/PPP5/4K3 w - - 0 1");
+    }
+
     /// The quantised network computes what the float one does, to within
     /// rounding (a few centipawns).
     #[test]
