@@ -246,6 +246,17 @@ impl<G: Evaluate> Searcher<G> {
             }
         }
 
+        if self.on(knob::PROBCUT)
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= probcut::PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && let Some(s) = self.probcut(pos, depth, beta, ply, cut_node, static_eval)
+        {
+            return s;
+        }
+
         // Internal iterative reduction: no stored move, search less.
         if tt_code == 0 && depth >= 4 && (pv_node || cut_node) {
             depth -= 1;
