@@ -21,6 +21,7 @@ pub(crate) mod chase;
 mod history;
 mod node;
 mod ordering;
+mod probcut;
 mod root;
 
 use crate::{
@@ -284,8 +285,8 @@ pub(crate) mod knob {
     /// Null move reduced by 4 + depth / 3 (3 + depth / 4): more nodes to
     /// depth 12, never played.
     pub(crate) const NULL_DEEP: u32 = 2048;
-    /// The settings in Horde too (not kept: see the docs).
-    pub(crate) const HORDE: u32 = 4096;
+    // 4096 was `HORDE` (chess's switches in Horde too); Horde now has its
+    // own set, `HORDE_SWITCHES`.
     /// History counts for more in the reductions (/ 4000, not / 6000).
     pub(crate) const HIST_LMR: u32 = 8192;
     /// Futility pruning of quiet moves to depth 6 (4).
@@ -297,6 +298,17 @@ pub(crate) mod knob {
     pub(crate) const CAPT_HIST: u32 = 65536;
     /// Singular extension of the table move, with multi-cut, at depth ≥ 7.
     pub(crate) const SINGULAR: u32 = 131_072;
+    /// Futility and exchange pruning of quiet moves judged at the depth
+    /// the move would be searched to after its reduction, not the node's:
+    /// late quiet moves of deeper nodes become prunable.
+    pub(crate) const LMR_DEPTH_PRUNE: u32 = 262_144;
+    /// Pawn pushes to the sixth or seventh rank are reduced (one ply less
+    /// than other quiet moves) instead of always searched to full depth;
+    /// they are still never pruned. In Horde such pushes are most of
+    /// White's moves in the middle game.
+    pub(crate) const ADV_REDUCE: u32 = 524_288;
+    /// ProbCut: see `search/probcut.rs`.
+    pub(crate) const PROBCUT: u32 = 1_048_576;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
@@ -305,6 +317,24 @@ pub(crate) mod knob {
 /// Morphy's Ra6 (tests/tactics.rs), for 1% fewer nodes.
 const TOP_SWITCHES: u32 =
     knob::CHECK_EXT | knob::LMR | knob::RFP | knob::HIST_PRUNE | knob::LMP | knob::BAD_CAPT;
+
+/// The switches level 8 plays with in Horde (docs/strength-search.md,
+/// session 11): chess's, the continuation and capture histories, pruning
+/// at the reduced depth and ProbCut, measured at equal time against the
+/// calibrated search. Not `ADV_REDUCE`: with it the tree is smaller still,
+/// but the breakthrough b6! of tests/tactics.rs comes a ply too late.
+const HORDE_SWITCHES: u32 =
+    TOP_SWITCHES | knob::CONT_HIST | knob::CAPT_HIST | knob::LMR_DEPTH_PRUNE | knob::PROBCUT;
+
+/// Level 8's switches in `variant`; 0 (the calibrated search) in the
+/// games where none were measured to help.
+fn switches_for(variant: chessplayx_rules::Variant) -> u32 {
+    match variant {
+        chessplayx_rules::Variant::Chess => TOP_SWITCHES,
+        chessplayx_rules::Variant::Horde => HORDE_SWITCHES,
+        _ => 0,
+    }
+}
 
 /// A reusable search for one game type: owns its transposition table and
 /// history tables, so several `Searcher`s run side by side without
@@ -317,11 +347,15 @@ pub struct Searcher<G: Evaluate> {
     /// Level 8's continuation and capture histories.
     tables: history::Tables,
     lmr: Box<[[u8; 64]; 64]>,
-    /// [`lmr_table_top`], used when `top`.
+    /// [`lmr_table_top`], used with [`knob::LMR`].
     lmr_top: Box<[[u8; 64]; 64]>,
-    /// Level 8 in a game where its own search settings were measured to
-    /// help (chess): levels 1-7 and the other games search as calibrated.
-    top: bool,
+    /// The steep [`lmr_table_top`], used with [`knob::LMR`] and
+    /// [`knob::LMR_STEEP`].
+    lmr_steep: Box<[[u8; 64]; 64]>,
+    /// Level 8's search switches ([`knob`]) in this search's game: 0 at
+    /// levels 1-7 and in the games where none were measured to help, so
+    /// those search as calibrated.
+    switches: u32,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
     root_moves: Vec<RootMove<G::Move>>,
@@ -356,8 +390,9 @@ impl<G: Evaluate> Searcher<G> {
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
             tables: history::Tables::default(),
             lmr: lmr_table(),
-            lmr_top: lmr_table_top(TOP_SWITCHES & knob::LMR_STEEP != 0),
-            top: false,
+            lmr_top: lmr_table_top(false),
+            lmr_steep: lmr_table_top(true),
+            switches: 0,
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
             root_moves: Vec::new(),
@@ -401,7 +436,7 @@ impl<G: Evaluate> Searcher<G> {
     /// Whether level 8's switch `bit` applies to this search.
     #[inline]
     fn on(&self, bit: u32) -> bool {
-        self.top && TOP_SWITCHES & bit != 0
+        self.switches & bit != 0
     }
 
     #[inline]

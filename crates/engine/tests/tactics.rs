@@ -135,6 +135,17 @@ fn horde_breakthroughs() {
     );
 }
 
+/// Level 8 searches Horde with its own pruning (ProbCut, reduced pawn
+/// pushes, history pruning): a pawn fork that wins the queen must survive
+/// it. d7+ forks king and queen; after ...Qxd7 exd7 White is a queen up
+/// for a pawn (Fairy-Stockfish, depth 14: d6d7, +5.8).
+#[test]
+fn horde_pawn_fork() {
+    let pos = HordeChess::from_fen("r1q1k2r/8/3PP3/8/8/P7/PPPPPPPP/PPPPPPPP w - - 0 1")
+        .unwrap_or_else(|e| panic!("{e}"));
+    check(&pos, 8, &["d6d7"], |s| s.ordering_value() > 300);
+}
+
 #[test]
 fn xiangqi_chariot_and_cannon_mates() {
     let xq = |fen: &str| Xiangqi::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

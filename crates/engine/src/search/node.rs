@@ -246,6 +246,17 @@ impl<G: Evaluate> Searcher<G> {
             }
         }
 
+        if self.on(knob::PROBCUT)
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= probcut::PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && let Some(s) = self.probcut(pos, depth, beta, ply, cut_node, static_eval)
+        {
+            return s;
+        }
+
         // Internal iterative reduction: no stored move, search less.
         if tt_code == 0 && depth >= 4 && (pv_node || cut_node) {
             depth -= 1;
@@ -280,6 +291,8 @@ impl<G: Evaluate> Searcher<G> {
         let hist_prune = self.on(knob::HIST_PRUNE);
         let check_ext_safe = self.on(knob::CHECK_EXT);
         let top_lmr = self.on(knob::LMR);
+        let lmr_depth_prune = self.on(knob::LMR_DEPTH_PRUNE);
+        let adv_reduce = self.on(knob::ADV_REDUCE);
         let bad_capt = self.on(knob::BAD_CAPT);
         let no_check_ext = self.on(knob::NO_CHECK_EXT);
         let pv_prune = self.on(knob::PV_PRUNE);
@@ -352,12 +365,22 @@ impl<G: Evaluate> Searcher<G> {
                 quiets.push(mv);
                 continue;
             }
-            if may_prune && !tactical && !in_check && !gives_check && depth <= fut_depth {
-                if !is_killer && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha {
+            // Level 8 (`LMR_DEPTH_PRUNE`): judged at the depth the move's
+            // reduction would leave it.
+            let prune_depth = if lmr_depth_prune {
+                (depth - i32::from(self.lmr_for(top_lmr)[depth.min(63) as usize][searched.min(63)]))
+                    .max(1)
+            } else {
+                depth
+            };
+            if may_prune && !tactical && !in_check && !gives_check && prune_depth <= fut_depth {
+                if !is_killer
+                    && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * prune_depth <= alpha
+                {
                     quiets.push(mv);
                     continue;
                 }
-                if depth <= 4 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * depth) {
+                if prune_depth <= 4 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * prune_depth) {
                     quiets.push(mv);
                     continue;
                 }
@@ -435,9 +458,14 @@ impl<G: Evaluate> Searcher<G> {
                 );
             } else {
                 let mut r = 0;
-                let table = if top_lmr { &self.lmr_top } else { &self.lmr };
-                if depth >= 3 && searched > usize::from(pv_node) && !tactical && !advance {
+                let table = self.lmr_for(top_lmr);
+                if depth >= 3
+                    && searched > usize::from(pv_node)
+                    && !tactical
+                    && (!advance || adv_reduce)
+                {
                     r = i32::from(table[depth.min(63) as usize][searched.min(63)]);
+                    r -= i32::from(advance);
                     r += i32::from(tt_tactical);
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);
@@ -578,6 +606,19 @@ impl<G: Evaluate> Searcher<G> {
             bound,
         );
         best
+    }
+
+    /// The reduction table: level 8's own with [`knob::LMR`] (steeper
+    /// yet with [`knob::LMR_STEEP`]), else the calibrated one.
+    #[inline]
+    fn lmr_for(&self, top_lmr: bool) -> &[[u8; 64]; 64] {
+        if !top_lmr {
+            &self.lmr
+        } else if self.on(knob::LMR_STEEP) {
+            &self.lmr_steep
+        } else {
+            &self.lmr_top
+        }
     }
 
     /// Quiescence: captures (and check evasions) until the position is

@@ -27,10 +27,11 @@ impl<G: Evaluate> Searcher<G> {
             self.tt.clear();
             self.use_net = use_net;
         }
-        self.top = options.level == crate::Level::Eight
-            && (root.variant() == chessplayx_rules::Variant::Chess
-                || (root.variant() == chessplayx_rules::Variant::Horde
-                    && TOP_SWITCHES & knob::HORDE != 0));
+        self.switches = if options.level == crate::Level::Eight {
+            switches_for(root.variant())
+        } else {
+            0
+        };
         if self.on(knob::CONT_HIST) || self.on(knob::CAPT_HIST) {
             self.tables.ensure();
         }
