@@ -1,4 +1,4 @@
-/** The HTTP API of docs/protocol.md. */
+/** The HTTP API of docs/protocol-http.md. */
 import { parsePosition, parseStatus, type Color, type GameStatus, type PositionReply } from './protocol';
 import { isVariant, type VariantName } from './variants';
 

@@ -315,7 +315,7 @@ async fn oversized_frames_close_and_floods_are_budgeted() {
 }
 
 /// A single node names itself in a room's summary when started with
-/// `--node-id`, and says `null` otherwise (docs/protocol.md, the `node`
+/// `--node-id`, and says `null` otherwise (docs/protocol-http.md, the `node`
 /// field); it never takes anything from a cluster it is not in.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_single_node_names_itself_as_the_owner() {

@@ -1,5 +1,5 @@
 /**
- * The analysis endpoints of docs/protocol.md ("Analysis"), once an analysis
+ * The analysis endpoints of docs/protocol-http.md (`/api/analysis`), once an analysis
  * is started (../api.ts): poll it, and ask for the analysis board's live
  * engine line.
  * Replies are checked field by field: a malformed reply is an error, never

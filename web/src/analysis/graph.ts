@@ -1,7 +1,7 @@
 /**
  * The evaluation graph under the board and the evaluation bar beside it:
  * both draw White's (Red's) winning chances, the same curve the server
- * judges moves by (docs/protocol.md, "Analysis"), so a blunder is a visible
+ * judges moves by (docs/protocol-http.md, `/api/analysis`), so a blunder is a visible
  * drop. Plain SVG; the graph is clicked to jump to a move.
  */
 import type { Eval, Judgement } from './api';

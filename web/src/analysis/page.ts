@@ -1,6 +1,6 @@
 /**
  * The analysis page (`/analysis/<id>`): the server's analysis of a game
- * (docs/protocol.md, "Analysis") with the board, an evaluation bar beside
+ * (docs/protocol-http.md, `/api/analysis`) with the board, an evaluation bar beside
  * it, the evaluation graph under it (click to jump), the moves with their
  * judgements (?!, ?, ??) and the better move drawn as an arrow. The board is
  * also an analysis board: a move that is not the game's starts a line of
