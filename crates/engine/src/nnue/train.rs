@@ -576,6 +576,46 @@ mod tests {
         check::<Standard>("4k3/pppp4/8/3n4/4P3/8/PPP5/4K3 w - - 0 1");
     }
 
+    /// Held-out loss of a weight file on a data file's last tenth, the
+    /// positions the trainer holds out, so that a committed net and a new
+    /// one are compared on the same games (the trainer only reports the
+    /// net it is training):
+    /// `NET_FILE=crates/engine/nets/horde.nnue NET_DATA=FILE cargo test --release -p
+    /// chessplayx-engine --lib held_out_loss_of_a_net_file -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "needs NET_FILE and NET_DATA"]
+    fn held_out_loss_of_a_net_file() {
+        use chessplayx_rules::chess::Horde;
+
+        let var = |k: &str| std::env::var(k).unwrap_or_else(|_| unreachable!("set {k}"));
+        let bytes = std::fs::read(var("NET_FILE")).unwrap_or_else(|e| unreachable!("{e}"));
+        let net = Network::<Board8>::parse(&bytes).unwrap_or_else(|e| unreachable!("{e}"));
+        let text = std::fs::read_to_string(var("NET_DATA")).unwrap_or_else(|e| unreachable!("{e}"));
+        let total = crate::tune::data_lines(&text).count();
+        let (mut net_loss, mut base_loss, mut n) = (0f64, 0f64, 0usize);
+        for (_, line) in crate::tune::data_lines(&text).skip(total - total / 10) {
+            let f: Vec<&str> = line.split(';').collect();
+            let (pieces, turn, base, _) =
+                parse_8x8::<Horde>(f[0].trim()).unwrap_or_else(|e| unreachable!("{e}"));
+            let score: f32 = f[1].trim().parse().unwrap_or_else(|e| unreachable!("{e}"));
+            let score = if turn == Color::White { score } else { -score };
+            // λ = 1: the target is the reference's score alone.
+            let target = sigmoid(score / SCALE as f32);
+            let with_net = base + net.evaluate(&pieces, turn);
+            let e = sigmoid(with_net as f32 / SCALE as f32) - target;
+            net_loss += f64::from(e * e);
+            let e = sigmoid(base as f32 / SCALE as f32) - target;
+            base_loss += f64::from(e * e);
+            n += 1;
+        }
+        let n = n.max(1) as f64;
+        println!(
+            "{n} held out: net {:.6}, hand-set alone {:.6}",
+            net_loss / n,
+            base_loss / n
+        );
+    }
+
     /// The quantised network computes what the float one does, to within
     /// rounding (a few centipawns).
     #[test]
