@@ -287,6 +287,10 @@ pub struct FitOptions {
     /// best `k` of a biased evaluation is near zero, which the weights
     /// would then grow to make up for).
     pub k: Option<f64>,
+    /// Seconds after which the passes stop and the best weights so far
+    /// are reported (no limit if `None`): a fit on a few hundred thousand
+    /// positions can outlast the time left for the match that tests it.
+    pub max_seconds: Option<f64>,
 }
 
 impl Default for FitOptions {
@@ -300,6 +304,7 @@ impl Default for FitOptions {
             keep_scale: true,
             top: false,
             k: None,
+            max_seconds: None,
         }
     }
 }
@@ -332,6 +337,9 @@ pub struct FitReport {
     pub weights: Vec<(String, i32, i32)>,
     /// The fitted weights as a Rust literal of the game's params type.
     pub literal: String,
+    /// Whether [`FitOptions::max_seconds`] ended the passes before they
+    /// converged.
+    pub out_of_time: bool,
 }
 
 impl FitReport {
@@ -355,6 +363,9 @@ impl FitReport {
             "error fitted: {:.6} -> {:.6}; held out: {:.6} -> {:.6}",
             self.train_error.0, self.train_error.1, self.holdout_error.0, self.holdout_error.1
         );
+        if self.out_of_time {
+            let _ = writeln!(s, "stopped by the time limit before converging");
+        }
         for (name, before, after) in &self.weights {
             if before != after {
                 let _ = writeln!(s, "  {name}: {before} -> {after}");
@@ -620,10 +631,22 @@ where
     let mut best = start;
     let mut e = before.0;
     let mut step = opts.step.max(1);
-    loop {
+    let out_of_time = || {
+        opts.max_seconds
+            .is_some_and(|m| clock.elapsed().as_secs_f64() > m)
+    };
+    let mut stopped = false;
+    'steps: loop {
         for pass in 0..opts.max_passes {
             let mut improved = false;
             for &i in &chosen {
+                if out_of_time() {
+                    stopped = true;
+                    progress(&format!(
+                        "out of time at step {step} pass {pass}: error {e:.6}"
+                    ));
+                    break 'steps;
+                }
                 for dir in [1, -1] {
                     let mut moved = false;
                     loop {
@@ -702,6 +725,7 @@ where
         holdout_error: (before.1, after.1),
         weights,
         literal: format!("{best:#?}"),
+        out_of_time: stopped,
     })
 }
 

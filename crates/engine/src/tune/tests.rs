@@ -93,6 +93,23 @@ fn fit_recovers_a_changed_weight() {
     );
 }
 
+/// A fit out of time at once keeps the starting weights and says so,
+/// rather than running on past the budget.
+#[test]
+fn a_spent_time_limit_keeps_the_start() {
+    let data = small_data(Variant::Chess, 2);
+    let opts = FitOptions {
+        max_seconds: Some(0.0),
+        keep_scale: false,
+        ..FitOptions::default()
+    };
+    let report =
+        fit(Variant::Chess, &data, &opts, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
+    assert!(report.out_of_time, "{}", report.render());
+    assert!(report.weights.iter().all(|(_, b, a)| b == a));
+    assert!(report.render().contains("time limit"));
+}
+
 #[test]
 fn bad_data_is_a_typed_error() {
     let opts = FitOptions::default();
@@ -266,6 +283,7 @@ fn fit_top_from_file() {
         keep_scale: env("FIT_KEEP_SCALE") != "0",
         top: true,
         k: env("FIT_K").parse().ok(),
+        max_seconds: env("FIT_SECONDS").parse().ok(),
         ..FitOptions::default()
     };
     let report = fit(variant, &data, &opts, &mut |l| eprintln!("{l}"))
