@@ -158,6 +158,14 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The first held-out line of `total` data lines: the last tenth is held
+/// out, because a game's positions are consecutive lines, so these are
+/// (all but one) whole games the net never saw; every tenth line would be
+/// neighbours of training positions.
+fn first_held_out(total: usize) -> usize {
+    total - total / 10
+}
+
 /// A data line's position as the trainer needs it: its pieces, the side
 /// to move, the hand-set evaluation (side to move) and whether its left-
 /// right mirror is the same game.
@@ -191,11 +199,7 @@ fn load<F: Features>(
     parse: impl Fn(&str) -> Result<Parsed<F>, String>,
 ) -> Result<(Data, Data), TrainError> {
     let (mut train, mut valid) = (Data::default(), Data::default());
-    // The last tenth is held out: a game's positions are consecutive
-    // lines, so these are (all but one) whole games the net never saw;
-    // every tenth line would be neighbours of training positions.
-    let total = crate::tune::data_lines(text).count();
-    let first_held = total - total / 10;
+    let first_held = first_held_out(crate::tune::data_lines(text).count());
     for (n, (i, line)) in crate::tune::data_lines(text).enumerate() {
         let bad = |reason: String| TrainError::BadLine {
             line: i + 1,
@@ -591,9 +595,9 @@ mod tests {
         let bytes = std::fs::read(var("NET_FILE")).unwrap_or_else(|e| unreachable!("{e}"));
         let net = Network::<Board8>::parse(&bytes).unwrap_or_else(|e| unreachable!("{e}"));
         let text = std::fs::read_to_string(var("NET_DATA")).unwrap_or_else(|e| unreachable!("{e}"));
-        let total = crate::tune::data_lines(&text).count();
+        let first_held = first_held_out(crate::tune::data_lines(&text).count());
         let (mut net_loss, mut base_loss, mut n) = (0f64, 0f64, 0usize);
-        for (_, line) in crate::tune::data_lines(&text).skip(total - total / 10) {
+        for (_, line) in crate::tune::data_lines(&text).skip(first_held) {
             let f: Vec<&str> = line.split(';').collect();
             let (pieces, turn, base, _) =
                 parse_8x8::<Horde>(f[0].trim()).unwrap_or_else(|e| unreachable!("{e}"));
