@@ -48,6 +48,13 @@ pub struct PstFitOptions {
     /// Adam's first step size in centipawns; it falls linearly to a tenth
     /// of it by the last step, so the end settles.
     pub rate: f64,
+    /// Keep each role's average over its squares (mg and eg apart) where
+    /// it was, and the role shifts at zero: the tables then only reshape
+    /// and the material stays the named weights' (`TOP_PARAMS`). A free
+    /// fit moves the pieces' end-game values down by about a sixth and
+    /// the middle-game ones up, which changes the evaluation's scale the
+    /// search's margins were set in.
+    pub keep_material: bool,
 }
 
 impl Default for PstFitOptions {
@@ -57,6 +64,7 @@ impl Default for PstFitOptions {
             l2: vec![0.0, 3e-11, 1e-10, 3e-10, 1e-9],
             steps: 1500,
             rate: 2.0,
+            keep_material: false,
         }
     }
 }
@@ -224,6 +232,9 @@ fn adam(set: &Set, l2: f64, opts: &PstFitOptions, progress: &mut dyn FnMut(&str)
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
             delta[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
         }
+        if opts.keep_material {
+            recentre(&mut delta);
+        }
         if t % 100 == 0 {
             progress(&format!(
                 "l2 {l2:e} step {t}: error {:.6}",
@@ -232,6 +243,28 @@ fn adam(set: &Set, l2: f64, opts: &PstFitOptions, progress: &mut dyn FnMut(&str)
         }
     }
     delta
+}
+
+/// Sets the role shifts to zero and moves each role's middle-game and
+/// end-game changes to average zero over the squares its pieces can
+/// stand on (a pawn's ranks 2–7).
+fn recentre(delta: &mut [f64]) {
+    delta[N..].fill(0.0);
+    for role in 0..6 {
+        let squares = if role == Role::Pawn as usize {
+            8..56
+        } else {
+            0..64
+        };
+        for half in 0..2 {
+            let at = |sq: usize| (role * 64 + sq) * 2 + half;
+            let n = squares.len() as f64;
+            let mean = squares.clone().map(|sq| delta[at(sq)]).sum::<f64>() / n;
+            for sq in squares.clone() {
+                delta[at(sq)] -= mean;
+            }
+        }
+    }
 }
 
 /// `table` plus `delta` (each square's change and its role's shift)

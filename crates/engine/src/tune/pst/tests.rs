@@ -137,6 +137,7 @@ fn the_fit_recovers_changed_tables() {
         l2: vec![0.0],
         steps: 400,
         rate: 2.0,
+        keep_material: false,
     };
     let run =
         || fit_pst(&labelled, None, &opts, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
@@ -151,11 +152,37 @@ fn the_fit_recovers_changed_tables() {
     assert_eq!(report.table, again.table);
     assert_eq!(render(&report, "x"), render(&again, "x"));
     assert!(render(&report, "x").contains("pub(crate) static TOP_PST"));
+    // Keeping the material: each role's average over its squares stays
+    // the starting one (up to the rounding of each entry), and the error
+    // still falls.
+    let opts = PstFitOptions {
+        keep_material: true,
+        ..opts
+    };
+    let kept = fit_pst(&labelled, None, &opts, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
+    assert!(kept.train_error.1 < before, "{}", kept.summary());
+    let start = scaled_pst(p.w.pst_scale);
+    for role in 0..6 {
+        let squares = if role == 0 { 8..56 } else { 0..64 };
+        let n = squares.len() as f64;
+        let mean = |t: &PstTable, mg: bool| -> f64 {
+            let sum: i32 = squares
+                .clone()
+                .map(|sq| if mg { t[role][sq].mg } else { t[role][sq].eg })
+                .sum();
+            f64::from(sum) / n
+        };
+        for mg in [true, false] {
+            let moved = mean(&kept.table, mg) - mean(&start, mg);
+            assert!(moved.abs() <= 0.5, "role {role} mg {mg}: {moved}");
+        }
+    }
 }
 
 /// Not a test but the way to fit level 8's chess tables and write them
 /// into eval/chess_pst.rs (then rebuild):
 /// `PST_DATA=FILE [PST_TEST=FILE] [PST_OUT=src/eval/chess_pst.rs] [PST_STEPS=1500] [PST_L2=0,1e-8]
+/// [PST_KEEP_MATERIAL=1]
 /// cargo test --release -p chessplayx-engine fit_pst_from_file -- --ignored --nocapture`.
 #[test]
 #[ignore = "a tool, run by hand with PST_DATA set"]
@@ -164,7 +191,10 @@ fn fit_pst_from_file() {
     let read = |f: &str| std::fs::read_to_string(f).unwrap_or_else(|e| unreachable!("{f}: {e}"));
     let data = read(&env("PST_DATA"));
     let test = (!env("PST_TEST").is_empty()).then(|| read(&env("PST_TEST")));
-    let mut opts = PstFitOptions::default();
+    let mut opts = PstFitOptions {
+        keep_material: env("PST_KEEP_MATERIAL") == "1",
+        ..PstFitOptions::default()
+    };
     if let Ok(n) = env("PST_STEPS").parse() {
         opts.steps = n;
     }
@@ -184,7 +214,7 @@ fn fit_pst_from_file() {
             .map_or(v.clone(), |n| n.to_string_lossy().into_owned())
     };
     let command = format!(
-        "PST_DATA={} PST_TEST={} PST_STEPS={} PST_L2={} fit_pst_from_file",
+        "PST_DATA={} PST_TEST={} PST_STEPS={} PST_L2={} PST_KEEP_MATERIAL={} fit_pst_from_file",
         name("PST_DATA"),
         name("PST_TEST"),
         opts.steps,
@@ -192,7 +222,8 @@ fn fit_pst_from_file() {
             .iter()
             .map(|l| format!("{l:e}"))
             .collect::<Vec<_>>()
-            .join(",")
+            .join(","),
+        u8::from(opts.keep_material)
     );
     let out = match env("PST_OUT") {
         o if o.is_empty() => "src/eval/chess_pst.rs".to_owned(),
