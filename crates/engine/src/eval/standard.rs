@@ -156,7 +156,8 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
         ..chess_terms::TERMS
     }),
     // The fitted tables (session 14) are built in but not played until
-    // they win at equal time (docs/strength-chess.md, "Session 14").
+    // they win at equal time: 62.5/122 so far, the second 122 not yet
+    // played (docs/strength-chess.md, "Session 14").
     own_pst: false,
 };
 
