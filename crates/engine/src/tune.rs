@@ -729,5 +729,7 @@ where
     })
 }
 
+pub mod pst;
+
 #[cfg(test)]
 mod tests;

@@ -484,6 +484,24 @@ const MOBILITY_ZERO: [i32; 4] = [4, 6, 6, 12];
 /// structure, rooks on files, bishop pair. Returns the score and the
 /// number of attack units its pieces aim at the enemy king's zone.
 pub(crate) fn side_terms(board: &Board, us: Color, w: &Weights) -> (Tapered, i32) {
+    side_terms_with(board, us, w, None)
+}
+
+/// A game's own piece-square tables, indexed like [`PST`] but already at
+/// their final size (no `pst_scale`): chess's level 8 plays with fitted
+/// ones (eval/chess_pst.rs) while every other level and game keeps the
+/// shared shapes.
+pub(crate) type PstTable = [[Tapered; 64]; 6];
+
+/// [`side_terms`] with `table` in place of the shared tables scaled by
+/// `w.pst_scale`, when given.
+#[inline]
+pub(crate) fn side_terms_with(
+    board: &Board,
+    us: Color,
+    w: &Weights,
+    table: Option<&PstTable>,
+) -> (Tapered, i32) {
     let them = us.other();
     let occ = board.occupied();
     let own = board.by_color(us);
@@ -502,7 +520,10 @@ pub(crate) fn side_terms(board: &Board, us: Color, w: &Weights) -> (Tapered, i32
         for sq in board.by_role(role) & own {
             let rel = relative(us, sq) as usize;
             s += w.material[role as usize];
-            s += PST[role as usize][rel] * w.pst_scale / 16;
+            s += match table {
+                Some(t) => t[role as usize][rel],
+                None => PST[role as usize][rel] * w.pst_scale / 16,
+            };
             let (att, unit) = match role {
                 Role::Knight => (knight_attacks(sq), 2),
                 Role::Bishop => (bishop_attacks(sq, occ), 2),

@@ -5,12 +5,18 @@
 mod atomic;
 mod chess8;
 mod chess_king;
+mod chess_pst;
 mod chess_terms;
 mod horde;
 mod standard;
 mod xiangqi;
 
-pub(crate) use chess8::Eval8;
+#[cfg(test)]
+pub(crate) use chess_pst::TOP_PST as CHESS_TOP_PST;
+pub(crate) use chess8::{Eval8, PstTable};
+pub(crate) use standard::{
+    StandardParams, TOP_PARAMS as CHESS_TOP_PARAMS, evaluate_table, pst_features, scaled_pst,
+};
 
 use chessplayx_rules::Game;
 

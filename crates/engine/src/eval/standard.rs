@@ -9,9 +9,9 @@ use chessplayx_rules::{
 };
 
 use super::{
-    Params, Tapered,
+    Params, Tapered, chess_pst,
     chess_terms::{self, ChessTerms},
-    chess8::{self, Eval8, Weights},
+    chess8::{self, Eval8, PstTable, Weights},
 };
 
 /// Hand-set weights (see docs/strength.md for how they were checked).
@@ -54,6 +54,11 @@ pub(crate) struct StandardParams {
     /// Threats, outposts and the kings' race to a passer
     /// ([`chess_terms`]): level 8 only.
     pub(crate) terms: Option<ChessTerms>,
+    /// Play with the fitted piece-square tables of
+    /// [`chess_pst::TOP_PST`] (level 8 only; `w.pst_scale` is then
+    /// unused) instead of the shared shapes, which levels 1–7 were
+    /// calibrated with.
+    pub(crate) own_pst: bool,
 }
 
 /// The weights chess is played with: hand-set; a Texel fit did not beat
@@ -64,6 +69,7 @@ pub(crate) const PARAMS: StandardParams = StandardParams {
     shelter: 9,
     king_attack: 16,
     terms: None,
+    own_pst: false,
 };
 
 /// Level 8's weights: [`PARAMS`] and chess's own terms. The threats,
@@ -149,6 +155,10 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
         // threshold, cap and divisor are not among the fitted weights.
         ..chess_terms::TERMS
     }),
+    // The fitted tables (session 14) are built in but not played until
+    // they win at equal time: 62.5/122 so far, the second 122 not yet
+    // played (docs/strength-chess.md, "Session 14").
+    own_pst: false,
 };
 
 impl Params for StandardParams {
@@ -201,10 +211,8 @@ pub(crate) fn piece_material(board: &Board, color: Color) -> i32 {
 pub(crate) fn endgame(board: &Board, v: i32) -> i32 {
     let strong = if v >= 0 { Color::White } else { Color::Black };
     let weak = strong.other();
-    let strong_pawns = (board.pawns() & board.by_color(strong)).count();
-    let diff = piece_material(board, strong) - piece_material(board, weak);
     let mut v = v;
-    if strong_pawns == 0 && diff <= chess8::SEE_VALUE[Role::Bishop as usize] {
+    if drawish(board, v) {
         v /= 4;
     }
     let bare = board.by_color(weak) == board.kings() & board.by_color(weak);
@@ -222,26 +230,100 @@ pub(crate) fn endgame(board: &Board, v: i32) -> i32 {
     v
 }
 
+/// Whether [`endgame`] quarters the blended score `v` (White's point of
+/// view): the side ahead has no pawns and at most a minor piece's edge.
+pub(crate) fn drawish(board: &Board, v: i32) -> bool {
+    let strong = if v >= 0 { Color::White } else { Color::Black };
+    let strong_pawns = (board.pawns() & board.by_color(strong)).count();
+    let diff = piece_material(board, strong) - piece_material(board, strong.other());
+    strong_pawns == 0 && diff <= chess8::SEE_VALUE[Role::Bishop as usize]
+}
+
+/// The tapered score before the phase blend, White's point of view, with
+/// `table` in place of the shared piece-square tables when given.
+fn tapered(b: &Board, p: &StandardParams, table: Option<&PstTable>) -> Tapered {
+    let (ws, wu) = chess8::side_terms_with(b, Color::White, &p.w, table);
+    let (bs, bu) = chess8::side_terms_with(b, Color::Black, &p.w, table);
+    // Level 8's terms bring their own king danger, which replaces the
+    // attack units (the shelter stays).
+    let (terms, wu, bu) = match &p.terms {
+        Some(t) => (chess_terms::terms(b, t), 0, 0),
+        None => (Tapered::default(), wu, bu),
+    };
+    ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p) + terms
+}
+
+/// The evaluation (side to move) with `table` as the piece-square tables
+/// (`None`: the shared ones scaled by `p.w.pst_scale`), whatever
+/// `p.own_pst` says: the fit of the tables evaluates with candidates.
+pub(crate) fn evaluate_table(pos: &Chess, p: &StandardParams, table: Option<&PstTable>) -> i32 {
+    let b = pos.board();
+    let v = endgame(b, tapered(b, p, table).blend(chess8::phase(b)));
+    let v = if pos.turn() == Color::White { v } else { -v };
+    v + p.tempo
+}
+
+/// The shared tables at `scale` (in 1/16) as a table of their own: what
+/// [`evaluate_table`] with `None` uses, and where the fit starts.
+pub(crate) fn scaled_pst(scale: i32) -> PstTable {
+    let mut t = chess8::PST;
+    for row in &mut t {
+        for e in row.iter_mut() {
+            *e = *e * scale / 16;
+        }
+    }
+    t
+}
+
+/// How a position's evaluation (White's point of view) moves with the
+/// piece-square table entries: by `mg` × the middle-game change plus
+/// `eg` × the end-game change of each entry in `pieces`, signed +1 for a
+/// White piece and −1 for a Black one. Exact up to the integer rounding
+/// of the blend and the end-game quartering, as long as the change does
+/// not flip which side is ahead in a pawnless ending.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PstFeatures {
+    pub(crate) mg: f64,
+    pub(crate) eg: f64,
+    /// `(role × 64 + square as seen by the piece's owner, sign)`.
+    pub(crate) pieces: Vec<(u16, i8)>,
+}
+
+/// [`PstFeatures`] of `pos` under `p` and `table` (as in
+/// [`evaluate_table`]).
+pub(crate) fn pst_features(
+    pos: &Chess,
+    p: &StandardParams,
+    table: Option<&PstTable>,
+) -> PstFeatures {
+    let b = pos.board();
+    let phase = chess8::phase(b).min(24);
+    let v = tapered(b, p, table).blend(phase);
+    let scale = if drawish(b, v) { 0.25 } else { 1.0 };
+    let mut pieces = Vec::with_capacity(32);
+    for color in [Color::White, Color::Black] {
+        let sign = if color == Color::White { 1 } else { -1 };
+        for role in Role::ALL {
+            for sq in b.by_role(role) & b.by_color(color) {
+                let rel = chess8::relative(color, sq) as u16;
+                pieces.push((role as u16 * 64 + rel, sign));
+            }
+        }
+    }
+    PstFeatures {
+        mg: scale * f64::from(phase) / 24.0,
+        eg: scale * f64::from(24 - phase) / 24.0,
+        pieces,
+    }
+}
+
 impl Eval8 for Standard {
     type Params = StandardParams;
     const PARAMS: StandardParams = PARAMS;
     const TOP_PARAMS: StandardParams = TOP_PARAMS;
 
     fn evaluate_with(pos: &Chess, p: &StandardParams) -> i32 {
-        let b = pos.board();
-        let (ws, wu) = chess8::side_terms(b, Color::White, &p.w);
-        let (bs, bu) = chess8::side_terms(b, Color::Black, &p.w);
-        // Level 8's terms bring their own king danger, which replaces the
-        // attack units (the shelter stays).
-        let (terms, wu, bu) = match &p.terms {
-            Some(t) => (chess_terms::terms(b, t), 0, 0),
-            None => (Tapered::default(), wu, bu),
-        };
-        let s = ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p)
-            + terms;
-        let v = endgame(b, s.blend(chess8::phase(b)));
-        let v = if pos.turn() == Color::White { v } else { -v };
-        v + p.tempo
+        evaluate_table(pos, p, p.own_pst.then_some(&chess_pst::TOP_PST))
     }
 
     fn dead_draw(pos: &Chess) -> bool {

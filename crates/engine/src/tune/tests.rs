@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn small_data(variant: Variant, games: u32) -> String {
+pub(super) fn small_data(variant: Variant, games: u32) -> String {
     let mut out = Vec::new();
     let opts = GenOptions {
         games,
