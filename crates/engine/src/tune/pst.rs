@@ -2,7 +2,7 @@
 //! middle and end game = 768 numbers) to a reference engine's scores.
 //! Coordinate search over the named weights ([`super::fit`]) is too slow
 //! for that many numbers, but for a fixed position the evaluation is
-//! linear in the table entries ([`PstFeatures`]): each position's
+//! linear in the table entries (`standard::PstFeatures`): each position's
 //! evaluation with the starting tables is computed once, and a change
 //! `δ` of the tables moves it by the position's features · `δ`. Adam
 //! then minimises the same loss as the named weights' fit (mean squared
