@@ -497,6 +497,21 @@ fn load<G: FromFen>(data: &str) -> Result<(Vec<Sample<G>>, usize), TuneError> {
     Ok((samples, skipped))
 }
 
+/// Splits the samples into (fitted, held out): every `every`-th is held
+/// out (none when `every` is 0), so both fits measure on the same kind
+/// of positions.
+fn split_holdout<G>(all: Vec<Sample<G>>, every: usize) -> (Vec<Sample<G>>, Vec<Sample<G>>) {
+    let (mut train, mut holdout) = (Vec::new(), Vec::new());
+    for (i, s) in all.into_iter().enumerate() {
+        if every > 0 && i % every == every - 1 {
+            holdout.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    (train, holdout)
+}
+
 /// The evaluation from White's point of view.
 fn white_eval<G: Tuned>(pos: &G, p: &G::Params) -> f64 {
     let v = pos.evaluate_with(p);
@@ -596,14 +611,7 @@ where
             s.offset = f64::from(s.pos.net_offset());
         }
     }
-    let (mut train, mut holdout) = (Vec::new(), Vec::new());
-    for (i, s) in all.into_iter().enumerate() {
-        if opts.holdout_every > 0 && i % opts.holdout_every == opts.holdout_every - 1 {
-            holdout.push(s);
-        } else {
-            train.push(s);
-        }
-    }
+    let (train, holdout) = split_holdout(all, opts.holdout_every);
     if train.is_empty() {
         return Err(TuneError::NoData);
     }

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 
 use chessplayx_rules::chess::{Chess, Role};
 
-use super::{Sample, TuneError, load, sigmoid};
+use super::{Sample, TuneError, load, sigmoid, split_holdout};
 use crate::eval::{
     CHESS_TOP_PARAMS, PstTable, StandardParams, Tapered, evaluate_table, pst_features, scaled_pst,
 };
@@ -309,15 +309,7 @@ pub fn fit_pst(
     progress: &mut dyn FnMut(&str),
 ) -> Result<PstFitReport, TuneError> {
     let (all, skipped) = load::<Chess>(data)?;
-    let every = opts.holdout_every;
-    let (mut train, mut holdout) = (Vec::new(), Vec::new());
-    for (i, s) in all.into_iter().enumerate() {
-        if every > 0 && i % every == every - 1 {
-            holdout.push(s);
-        } else {
-            train.push(s);
-        }
-    }
+    let (train, holdout) = split_holdout(all, opts.holdout_every);
     if train.is_empty() {
         return Err(TuneError::NoData);
     }
