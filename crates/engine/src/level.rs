@@ -134,9 +134,10 @@ const FULL: LevelParams = LevelParams {
 // alike on a busy and a quiet machine.
 
 /// Chess. Level 7 is level 8's engine at 400,000 nodes, under one node
-/// doubling below level 8's second on an idle core (docs/strength-level7.md):
+/// doubling below level 8's 1 s on an idle core (docs/strength-level7.md):
 /// the hand-set row it replaced scored 25% against lichess's level 7; at
-/// 200,000 nodes the engine scored 87.5% there but 6% against level 8.
+/// 200,000 nodes the engine scored 87.5% there but 6% against level 8,
+/// at 400,000 22% against level 8.
 const CHESS: [LevelParams; 8] = [
     row(3, 15_000, 250, 0, 210, 150, 1),
     row(3, 15_000, 250, 0, 150, 95, 1),
