@@ -20,14 +20,15 @@ impl<G: Evaluate> Searcher<G> {
         self.plan = TimePlan::new(limits, self.start, options.deadline);
         self.node_limit = limits.nodes;
         self.stop = options.stop;
-        let use_net = options.level == crate::Level::Eight && !self.hand_set_only;
+        let full = options.level.full_engine_in(root.variant());
+        let use_net = full && !self.hand_set_only;
         if use_net != self.use_net {
             // The table stores static evaluations: one search must not read
-            // the other evaluation's (levels 1-7 stay as calibrated).
+            // the other evaluation's (the hand-set levels stay as calibrated).
             self.tt.clear();
             self.use_net = use_net;
         }
-        self.switches = if options.level == crate::Level::Eight {
+        self.switches = if full {
             switches_for(root.variant())
         } else {
             0
