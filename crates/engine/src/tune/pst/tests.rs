@@ -30,11 +30,15 @@ fn tempo_white(pos: &Chess, p: &StandardParams) -> f64 {
 }
 
 /// The linear features predict the real evaluation's change when one
-/// table entry changes: exactly for changes the blend (÷ 24) and the
-/// end-game quartering (÷ 4) divide evenly, pushed the way the score
-/// already leans (so no rounding toward zero changes side), and within
-/// the rounding otherwise. A wrong phase weight or a missed end-game
-/// scaling fails this.
+/// table entry changes: within 2 cp, pushed the way the score already
+/// leans (so no rounding toward zero changes side). Changes the blend
+/// (÷ 24) and the end-game quartering (÷ 4) divide evenly used to be
+/// exact; level 8's initiative (eval/chess_endgame.rs) pulls the end-game
+/// half towards zero but never past it, so a change that lifts an
+/// end-game half out of that clamp (the middle game here, whose end-game
+/// half is 4) moves the score by a little less than the features say. A
+/// wrong phase weight (4 cp on a change of 96) or a missed end-game
+/// scaling still fails this.
 #[test]
 fn features_reproduce_the_evaluation() {
     let p = CHESS_TOP_PARAMS;
@@ -72,15 +76,10 @@ fn features_reproduce_the_evaluation() {
                 };
                 let predicted = set.predict(&row, &delta);
                 let real = white(&pos, &p, &table);
-                if dm % 96 == 0 && de % 96 == 0 {
-                    // Float weights: equal to the last bits' rounding.
-                    assert!(
-                        (real - predicted).abs() < 1e-9,
-                        "{fen} entry {entry} ({dm}, {de}): {real} {predicted}"
-                    );
-                } else {
-                    assert!((real - predicted).abs() < 2.0, "{fen} entry {entry}");
-                }
+                assert!(
+                    (real - predicted).abs() < 2.0,
+                    "{fen} entry {entry} ({dm}, {de}): {real} {predicted}"
+                );
                 checked += 1;
             }
         }
