@@ -34,6 +34,9 @@ pub(crate) struct EndgameTerms {
     /// file the kings are apart beyond their ranks; and the constant
     /// (negative: a few pawns on one wing pull it towards zero).
     pub(crate) initiative: [i32; 6],
+    /// The end-game half's scale (of [`FULL`]) when the side ahead has
+    /// fewer than four pawns: the first plus the second per pawn.
+    pub(crate) few_pawns: [i32; 2],
 }
 
 /// The weights level 8 plays with: in our units (an end-game pawn is
@@ -42,6 +45,7 @@ pub(crate) const TERMS: EndgameTerms = EndgameTerms {
     bad_bishop: Tapered::new(-2, -4),
     backward: Tapered::new(-8, -12),
     initiative: [3, 4, 8, 18, 3, -40],
+    few_pawns: [36, 7],
 };
 
 /// Full scale of the end-game half: [`scale`] returns 0 ..= this.
@@ -63,7 +67,7 @@ pub(crate) fn passers(board: &Board, us: Color) -> Bitboard {
 
 /// How much of the end-game half counts when `strong` is ahead in it, out
 /// of [`FULL`]: the stronger side's real winning chances.
-pub(crate) fn scale(board: &Board, strong: Color) -> i32 {
+pub(crate) fn scale(board: &Board, strong: Color, t: &EndgameTerms) -> i32 {
     let weak = strong.other();
     let strong_pawns = (board.pawns() & board.by_color(strong)).count() as i32;
     let (ours, theirs) = (piece_material(board, strong), piece_material(board, weak));
@@ -95,7 +99,7 @@ pub(crate) fn scale(board: &Board, strong: Color) -> i32 {
     if strong_pawns < 4 && !bare && ours - theirs < rook {
         // Few pawns give the defender a chance to trade them off or
         // build a fortress; a rook more or a bare king wins regardless.
-        return 36 + 7 * strong_pawns;
+        return (t.few_pawns[0] + t.few_pawns[1] * strong_pawns).min(FULL);
     }
     FULL
 }
@@ -224,6 +228,11 @@ mod tests {
         Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"))
     }
 
+    /// The few-pawns scale with `n` pawns.
+    fn few(n: i32) -> i32 {
+        (TERMS.few_pawns[0] + TERMS.few_pawns[1] * n).min(FULL)
+    }
+
     fn top(fen: &str) -> i32 {
         Standard::evaluate_with(&pos(fen), &TOP_PARAMS)
     }
@@ -237,8 +246,8 @@ mod tests {
             "6k1/4bpp1/8/8/P7/3B4/5PP1/6K1 w - - 0 1",
             "4b1k1/5pp1/8/8/P7/3B4/5PP1/6K1 w - - 0 1",
         );
-        assert_eq!(scale(pos(opposite).board(), Color::White), 16 + 8);
-        assert_eq!(scale(pos(same).board(), Color::White), 36 + 3 * 7);
+        assert_eq!(scale(pos(opposite).board(), Color::White, &TERMS), 16 + 8);
+        assert_eq!(scale(pos(same).board(), Color::White, &TERMS), few(3));
         let (opposite, same) = (
             top(opposite) - TOP_PARAMS.tempo,
             top(same) - TOP_PARAMS.tempo,
@@ -256,7 +265,11 @@ mod tests {
         let low = Standard::evaluate_with(&pos("4k3/4p3/8/8/8/8/8/3NK3 w - - 0 1"), &PARAMS);
         assert!(low > v, "{low} {v}");
         assert_eq!(
-            scale(pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").board(), Color::White),
+            scale(
+                pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").board(),
+                Color::White,
+                &TERMS
+            ),
             0
         );
     }
@@ -264,11 +277,11 @@ mod tests {
     #[test]
     fn few_pawns_scale_down_and_a_rook_more_does_not() {
         let b = pos("4k3/8/8/8/8/8/4P3/R3K2r w - - 0 1");
-        assert_eq!(scale(b.board(), Color::White), 36 + 7);
+        assert_eq!(scale(b.board(), Color::White, &TERMS), few(1));
         let b = pos("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1");
-        assert_eq!(scale(b.board(), Color::White), FULL);
+        assert_eq!(scale(b.board(), Color::White, &TERMS), FULL);
         let b = pos("4k3/pppp4/8/8/8/8/PPPPP3/R3K2r w - - 0 1");
-        assert_eq!(scale(b.board(), Color::White), FULL);
+        assert_eq!(scale(b.board(), Color::White, &TERMS), FULL);
     }
 
     #[test]

@@ -279,7 +279,7 @@ fn blended(b: &Board, p: &StandardParams, table: Option<&PstTable>) -> (i32, f64
     };
     let eg = t.eg + chess_endgame::initiative(b, t.eg, e);
     let strong = if eg >= 0 { Color::White } else { Color::Black };
-    let sf = chess_endgame::scale(b, strong);
+    let sf = chess_endgame::scale(b, strong, e);
     let v = Tapered::new(t.mg, eg * sf / chess_endgame::FULL).blend(phase);
     (v, f64::from(sf) / f64::from(chess_endgame::FULL))
 }
