@@ -239,15 +239,15 @@ mod tests {
 
     #[test]
     fn opposite_bishops_draw_where_same_coloured_ones_win() {
-        // A passed pawn up with bishops only: the black bishop on e7
-        // (dark) is the opposite of White's on d3 (light), the one on e8
-        // (light) the same. Scores without the tempo.
+        // Three passed pawns up with bishops only: the black bishop on
+        // e7 (dark) is the opposite of White's on d3 (light), the one on
+        // e8 (light) the same. Scores without the tempo.
         let (opposite, same) = (
-            "6k1/4bpp1/8/8/P7/3B4/5PP1/6K1 w - - 0 1",
-            "4b1k1/5pp1/8/8/P7/3B4/5PP1/6K1 w - - 0 1",
+            "6k1/4bpp1/8/8/PPP5/3B4/5PP1/6K1 w - - 0 1",
+            "4b1k1/5pp1/8/8/PPP5/3B4/5PP1/6K1 w - - 0 1",
         );
-        assert_eq!(scale(pos(opposite).board(), Color::White, &TERMS), 16 + 8);
-        assert_eq!(scale(pos(same).board(), Color::White, &TERMS), few(3));
+        assert_eq!(scale(pos(opposite).board(), Color::White, &TERMS), 40);
+        assert_eq!(scale(pos(same).board(), Color::White, &TERMS), FULL);
         let (opposite, same) = (
             top(opposite) - TOP_PARAMS.tempo,
             top(same) - TOP_PARAMS.tempo,

@@ -17,6 +17,10 @@ const FENS: [&str; 6] = [
     "4k3/8/2n5/8/8/8/8/R3K3 b - - 0 1",
 ];
 
+/// The FEN of [`FENS`] whose end-game half under level 8 lies within the
+/// initiative's pull of zero.
+const NEAR_ZERO_END_GAME: &str = "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/4R1K1 w - - 0 20";
+
 fn chess(fen: &str) -> Chess {
     Chess::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"))
 }
@@ -36,9 +40,11 @@ fn tempo_white(pos: &Chess, p: &StandardParams) -> f64 {
 /// exact; level 8's initiative (eval/chess_endgame.rs) pulls the end-game
 /// half towards zero but never past it, so a change that lifts an
 /// end-game half out of that clamp (the middle game here, whose end-game
-/// half is 4) moves the score by a little less than the features say. A
-/// wrong phase weight (4 cp on a change of 96) or a missed end-game
-/// scaling still fails this.
+/// half is 4) moves the score by a little less than the features say,
+/// and the mixed change (7, −13), which pushes its end-game half across
+/// zero, is left out there (the clamp takes up to the initiative's pull
+/// of it). A wrong phase weight (4 cp on a change of 96) or a missed
+/// end-game scaling still fails this.
 #[test]
 fn features_reproduce_the_evaluation() {
     let p = CHESS_TOP_PARAMS;
@@ -55,6 +61,9 @@ fn features_reproduce_the_evaluation() {
         }
         for &(entry, sign) in &f.pieces {
             for (dm, de) in [(96, 0), (0, 96), (96, 192), (7, -13)] {
+                if de < 0 && fen == NEAR_ZERO_END_GAME {
+                    continue;
+                }
                 let push = lean * f64::from(sign);
                 let (dm, de) = if push > 0.0 { (dm, de) } else { (-dm, -de) };
                 let mut table = start;
