@@ -41,6 +41,13 @@ pub(crate) struct EndgameTerms {
 
 /// The weights level 8 plays with: in our units (an end-game pawn is
 /// about 70) the usual proportions of a classical evaluation.
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "off in play until an A/B keeps them (standard::TOP_PARAMS)"
+    )
+)]
 pub(crate) const TERMS: EndgameTerms = EndgameTerms {
     bad_bishop: Tapered::new(-2, -4),
     backward: Tapered::new(-8, -12),
@@ -220,7 +227,7 @@ mod tests {
     use crate::eval::{
         Tuned,
         chess8::Eval8,
-        standard::{PARAMS, TOP_PARAMS},
+        standard::{PARAMS, StandardParams, TOP_PARAMS},
     };
     use chessplayx_rules::chess::{Chess, Standard};
 
@@ -233,8 +240,14 @@ mod tests {
         (TERMS.few_pawns[0] + TERMS.few_pawns[1] * n).min(FULL)
     }
 
+    /// Level 8's weights with these terms on (they are off in play).
+    const ON: StandardParams = StandardParams {
+        endgame: Some(TERMS),
+        ..TOP_PARAMS
+    };
+
     fn top(fen: &str) -> i32 {
-        Standard::evaluate_with(&pos(fen), &TOP_PARAMS)
+        Standard::evaluate_with(&pos(fen), &ON)
     }
 
     #[test]

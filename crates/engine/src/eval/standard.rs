@@ -165,7 +165,11 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
     // against the shared tables at equal time (docs/strength-chess.md,
     // "Session 14").
     own_pst: true,
-    endgame: Some(chess_endgame::TERMS),
+    // Off: with them level 8 scored 30.5/76 (−69 ± 85) and, without the
+    // few-pawns scale, 38.8% at 58 games against itself without them
+    // (docs/strength-chess.md, "Session 15"). `Some(chess_endgame::TERMS)`
+    // plays them.
+    endgame: None,
 };
 
 impl Params for StandardParams {
