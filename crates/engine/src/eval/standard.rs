@@ -166,7 +166,7 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
     // "Session 14").
     own_pst: true,
     // Off: with them level 8 scored 30.5/76 (−69 ± 85) and, without the
-    // few-pawns scale, 38.8% at 58 games against itself without them
+    // few-pawns scale, 53/122 (−46 ± 64) against itself without them
     // (docs/strength-chess.md, "Session 15"). `Some(chess_endgame::TERMS)`
     // plays them.
     endgame: None,
