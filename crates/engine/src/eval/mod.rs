@@ -4,6 +4,7 @@
 
 mod atomic;
 mod chess8;
+mod chess_endgame;
 mod chess_king;
 mod chess_pst;
 mod chess_terms;

@@ -9,7 +9,9 @@ use chessplayx_rules::{
 };
 
 use super::{
-    Params, Tapered, chess_pst,
+    Params, Tapered,
+    chess_endgame::{self, EndgameTerms},
+    chess_pst,
     chess_terms::{self, ChessTerms},
     chess8::{self, Eval8, PstTable, Weights},
 };
@@ -59,6 +61,9 @@ pub(crate) struct StandardParams {
     /// unused) instead of the shared shapes, which levels 1–7 were
     /// calibrated with.
     pub(crate) own_pst: bool,
+    /// End-game scaling, the initiative, bad bishops and backward pawns
+    /// ([`chess_endgame`]): level 8 only.
+    pub(crate) endgame: Option<EndgameTerms>,
 }
 
 /// The weights chess is played with: hand-set; a Texel fit did not beat
@@ -70,6 +75,7 @@ pub(crate) const PARAMS: StandardParams = StandardParams {
     king_attack: 16,
     terms: None,
     own_pst: false,
+    endgame: None,
 };
 
 /// Level 8's weights: [`PARAMS`] and chess's own terms. The threats,
@@ -159,6 +165,11 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
     // against the shared tables at equal time (docs/strength-chess.md,
     // "Session 14").
     own_pst: true,
+    // Off: with them level 8 scored 30.5/76 (−69 ± 85) and, without the
+    // few-pawns scale, 53/122 (−46 ± 64) against itself without them
+    // (docs/strength-chess.md, "Session 15"). `Some(chess_endgame::TERMS)`
+    // plays them.
+    endgame: None,
 };
 
 impl Params for StandardParams {
@@ -250,7 +261,31 @@ fn tapered(b: &Board, p: &StandardParams, table: Option<&PstTable>) -> Tapered {
         Some(t) => (chess_terms::terms(b, t), 0, 0),
         None => (Tapered::default(), wu, bu),
     };
-    ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p) + terms
+    let structure = p
+        .endgame
+        .as_ref()
+        .map_or(Tapered::default(), |e| chess_endgame::structure(b, e));
+    ws - bs + king_safety(b, Color::White, bu, p) - king_safety(b, Color::Black, wu, p)
+        + terms
+        + structure
+}
+
+/// The phase blend of [`tapered`] (White's point of view, before
+/// [`endgame`]) and the share of a change in the end-game half that
+/// reaches it: 1 for levels 1–7; level 8 first adds the initiative to the
+/// end-game half and then scales it by the winning chances
+/// ([`chess_endgame::scale`]).
+fn blended(b: &Board, p: &StandardParams, table: Option<&PstTable>) -> (i32, f64) {
+    let t = tapered(b, p, table);
+    let phase = chess8::phase(b);
+    let Some(e) = &p.endgame else {
+        return (t.blend(phase), 1.0);
+    };
+    let eg = t.eg + chess_endgame::initiative(b, t.eg, e);
+    let strong = if eg >= 0 { Color::White } else { Color::Black };
+    let sf = chess_endgame::scale(b, strong, e);
+    let v = Tapered::new(t.mg, eg * sf / chess_endgame::FULL).blend(phase);
+    (v, f64::from(sf) / f64::from(chess_endgame::FULL))
 }
 
 /// The evaluation (side to move) with `table` as the piece-square tables
@@ -258,7 +293,7 @@ fn tapered(b: &Board, p: &StandardParams, table: Option<&PstTable>) -> Tapered {
 /// `p.own_pst` says: the fit of the tables evaluates with candidates.
 pub(crate) fn evaluate_table(pos: &Chess, p: &StandardParams, table: Option<&PstTable>) -> i32 {
     let b = pos.board();
-    let v = endgame(b, tapered(b, p, table).blend(chess8::phase(b)));
+    let v = endgame(b, blended(b, p, table).0);
     let v = if pos.turn() == Color::White { v } else { -v };
     v + p.tempo
 }
@@ -279,8 +314,9 @@ pub(crate) fn scaled_pst(scale: i32) -> PstTable {
 /// piece-square table entries: by `mg` × the middle-game change plus
 /// `eg` × the end-game change of each entry in `pieces`, signed +1 for a
 /// White piece and −1 for a Black one. Exact up to the integer rounding
-/// of the blend and the end-game quartering, as long as the change does
-/// not flip which side is ahead in a pawnless ending.
+/// of the blend and the end-game quartering and scaling, as long as the
+/// change does not flip which side is ahead in an ending (the scale
+/// depends on it) or the initiative's clamp at zero.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct PstFeatures {
     pub(crate) mg: f64,
@@ -298,7 +334,7 @@ pub(crate) fn pst_features(
 ) -> PstFeatures {
     let b = pos.board();
     let phase = chess8::phase(b).min(24);
-    let v = tapered(b, p, table).blend(phase);
+    let (v, eg_share) = blended(b, p, table);
     let scale = if drawish(b, v) { 0.25 } else { 1.0 };
     let mut pieces = Vec::with_capacity(32);
     for color in [Color::White, Color::Black] {
@@ -312,7 +348,7 @@ pub(crate) fn pst_features(
     }
     PstFeatures {
         mg: scale * f64::from(phase) / 24.0,
-        eg: scale * f64::from(24 - phase) / 24.0,
+        eg: scale * eg_share * f64::from(24 - phase) / 24.0,
         pieces,
     }
 }
