@@ -22,13 +22,26 @@ const XIANGQI: &str = "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1
 /// cap bound before its 80,000-node cap and the pin failed with the
 /// search itself unchanged.
 fn search(variant: Variant, fen: &str, level: Level) -> (u64, String) {
+    search_to(variant, fen, level, 5, None)
+}
+
+/// One search of `level` to `depth`, with an optional node cap of the
+/// caller's on top of the level's own.
+fn search_to(
+    variant: Variant,
+    fen: &str,
+    level: Level,
+    depth: u32,
+    nodes: Option<u64>,
+) -> (u64, String) {
     let pos = EnginePosition::from_fen(variant, fen).expect("test FEN is legal");
     let mut s = EngineSearcher::new(4);
     let r = s.search(
         &EngineGame::new(pos),
         &SearchLimits {
             infinite: true,
-            ..SearchLimits::depth(5)
+            nodes,
+            ..SearchLimits::depth(depth)
         },
         SearchOptions {
             level,
@@ -134,25 +147,7 @@ fn chess_level_7_is_level_8_capped() {
     let cap = Level::Seven.params_in(Variant::Chess).nodes;
     assert!(cap.is_some());
     for fen in [CHESS_MIDDLE, CHESS_TACTICS] {
-        let pos = EnginePosition::from_fen(Variant::Chess, fen).expect("test FEN is legal");
-        let run = |level, nodes| {
-            let mut s = EngineSearcher::new(4);
-            let r = s.search(
-                &EngineGame::new(pos.clone()),
-                &SearchLimits {
-                    infinite: true,
-                    nodes,
-                    ..SearchLimits::depth(20)
-                },
-                SearchOptions {
-                    level,
-                    seed: 7,
-                    ..SearchOptions::default()
-                },
-                &mut |_| {},
-            );
-            (r.nodes, r.best_move)
-        };
+        let run = |level, nodes| search_to(Variant::Chess, fen, level, 20, nodes);
         let seven = run(Level::Seven, None);
         assert_eq!(seven, run(Level::Eight, cap), "{fen}");
         assert_ne!(seven, run(Level::Six, None), "{fen}");
