@@ -15,6 +15,7 @@ use chessplayx_rules::{
 
 use super::{
     Tapered,
+    chess_terms::step,
     chess8::{SEE_VALUE, adjacent_files, front_span, pawn_attack_set, relative},
     standard::piece_material,
 };
@@ -175,7 +176,7 @@ fn bad_bishops(board: &Board, us: Color) -> i32 {
     let occ = board.occupied();
     let blocked = (ours & centre)
         .into_iter()
-        .filter(|&sq| stop(us, sq).is_some_and(|s| occ.contains(s)))
+        .filter(|&sq| step(us, sq).is_some_and(|s| occ.contains(s)))
         .count() as i32;
     let guarded = pawn_attack_set(board, us);
     let mut n = 0;
@@ -206,19 +207,11 @@ pub(crate) fn backward(board: &Board, us: Color) -> Bitboard {
         if relative(us, sq).rank() as usize >= 6 {
             continue;
         }
-        if stop(us, sq).is_some_and(|s| guarded.contains(s) || theirs.contains(s)) {
+        if step(us, sq).is_some_and(|s| guarded.contains(s) || theirs.contains(s)) {
             out.add(sq);
         }
     }
     out
-}
-
-/// The square in front of a `color` pawn on `sq`.
-fn stop(color: Color, sq: Square) -> Option<Square> {
-    match color {
-        Color::White => sq.offset(8),
-        Color::Black => sq.offset(-8),
-    }
 }
 
 #[cfg(test)]

@@ -246,7 +246,7 @@ fn side(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks, t: &ChessTer
 }
 
 /// The square in front of a `color` pawn on `sq`.
-fn step(color: Color, sq: Square) -> Option<Square> {
+pub(super) fn step(color: Color, sq: Square) -> Option<Square> {
     match color {
         Color::White => sq.offset(8),
         Color::Black => sq.offset(-8),
