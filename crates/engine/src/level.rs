@@ -149,7 +149,11 @@ const CHESS: [LevelParams; 8] = [
     FULL,
 ];
 
-/// Horde.
+/// Horde. Level 7 is level 8's engine at 400,000 nodes, about one node
+/// doubling below level 8's 1 s on an idle core (0.83 M nodes, session 16,
+/// docs/strength-level7.md): the hand-set row it replaced (depth 16,
+/// 700,000 nodes of the hand-set evaluation) scored 0/10 against
+/// lichess's level 7.
 const HORDE: [LevelParams; 8] = [
     row(3, 15_000, 250, 0, 210, 150, 1),
     row(3, 15_000, 250, 0, 150, 95, 1),
@@ -157,7 +161,7 @@ const HORDE: [LevelParams; 8] = [
     row(4, 35_000, 300, 0, 65, 25, 4),
     row(5, 60_000, 400, 0, 50, 15, 8),
     row(12, 300_000, 600, 2, 12, 2, 16),
-    row(16, 700_000, 1_000, 2, 5, 0, 16),
+    capped(400_000, 1_000, 16),
     FULL,
 ];
 
@@ -173,7 +177,11 @@ const ATOMIC: [LevelParams; 8] = [
     FULL,
 ];
 
-/// Xiangqi.
+/// Xiangqi. Level 7 is level 8's engine at 300,000 nodes, about one node
+/// doubling below level 8's 1 s on an idle core (0.65 M nodes, session
+/// 16, docs/strength-level7.md): the hand-set row it replaced (depth 14,
+/// 400,000 nodes of the hand-set evaluation) scored 3/10 against
+/// lichess's level 7.
 const XIANGQI: [LevelParams; 8] = [
     row(3, 20_000, 250, 0, 250, 180, 1),
     row(3, 20_000, 250, 0, 170, 100, 1),
@@ -181,7 +189,7 @@ const XIANGQI: [LevelParams; 8] = [
     row(4, 40_000, 400, 0, 88, 32, 4),
     row(5, 100_000, 600, 0, 65, 20, 8),
     row(9, 120_000, 600, 4, 25, 5, 16),
-    row(14, 400_000, 1_000, 2, 8, 0, 16),
+    capped(300_000, 1_000, 16),
     FULL,
 ];
 
