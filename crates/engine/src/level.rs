@@ -133,8 +133,9 @@ const FULL: LevelParams = LevelParams {
 // enough that on an idle core the node cap binds first, so a level plays
 // alike on a busy and a quiet machine.
 
-/// Chess. Level 7 is level 8's engine at 400,000 nodes, under one node
-/// doubling below level 8's 1 s on an idle core (docs/strength-level7.md):
+/// Chess. Level 7 is level 8's engine at 400,000 nodes, 0.8 node doublings
+/// below level 8's 1 s on session 15's loaded machine (0.7 M nodes), 1.7
+/// below it on an idle core of session 16's (1.3 M; docs/strength-level7.md):
 /// the hand-set row it replaced scored 25% against lichess's level 7; at
 /// 200,000 nodes the engine scored 87.5% there but 6% against level 8,
 /// at 400,000 22% against level 8.
@@ -149,9 +150,9 @@ const CHESS: [LevelParams; 8] = [
     FULL,
 ];
 
-/// Horde. Level 7 is level 8's engine at 400,000 nodes, about one node
-/// doubling below level 8's 1 s on an idle core (0.83 M nodes, session 16,
-/// docs/strength-level7.md): the hand-set row it replaced (depth 16,
+/// Horde. Level 7 is level 8's engine at 400,000 nodes, 1.5 node
+/// doublings below level 8's 1 s on an idle core (1.15 M nodes, session
+/// 16, docs/strength-level7.md): the hand-set row it replaced (depth 16,
 /// 700,000 nodes of the hand-set evaluation) scored 0/10 against
 /// lichess's level 7.
 const HORDE: [LevelParams; 8] = [
@@ -177,8 +178,8 @@ const ATOMIC: [LevelParams; 8] = [
     FULL,
 ];
 
-/// Xiangqi. Level 7 is level 8's engine at 300,000 nodes, about one node
-/// doubling below level 8's 1 s on an idle core (0.65 M nodes, session
+/// Xiangqi. Level 7 is level 8's engine at 300,000 nodes, 1.5 node
+/// doublings below level 8's 1 s on an idle core (0.89 M nodes, session
 /// 16, docs/strength-level7.md): the hand-set row it replaced (depth 14,
 /// 400,000 nodes of the hand-set evaluation) scored 3/10 against
 /// lichess's level 7.
