@@ -5,6 +5,9 @@ use core::fmt;
 
 use chessplayx_rules::Variant;
 
+mod row;
+pub use row::ParseRowError;
+
 use crate::{
     rng::Rng,
     score::{MATE_BOUND, Score},
@@ -254,12 +257,15 @@ impl Level {
     pub const fn full_engine_in(self, variant: Variant) -> bool {
         self.params_in(variant).full_engine
     }
+}
 
+impl LevelParams {
     /// Picks the move to play from the scored root lines (best first,
-    /// as [`crate::SearchResult::lines`] gives them): the best line at
-    /// level 8, a noisy or blundering choice below. Returns the index.
-    pub(crate) fn choose<M>(self, variant: Variant, lines: &[RootLine<M>], rng: &mut Rng) -> usize {
-        let p = self.params_in(variant);
+    /// as [`crate::SearchResult::lines`] gives them): the best line
+    /// without noise (level 8), a noisy or blundering choice below.
+    /// Returns the index.
+    pub(crate) fn choose<M>(&self, lines: &[RootLine<M>], rng: &mut Rng) -> usize {
+        let p = self;
         if lines.len() <= 1 || (p.noise_cp == 0 && p.blunder_permille == 0) {
             return 0;
         }
@@ -386,16 +392,29 @@ mod tests {
     fn level_eight_takes_the_best_and_low_levels_vary() {
         let lines: Vec<RootLine<u8>> = [50, 40, -20, -300, -900].into_iter().map(line).collect();
         let mut rng = Rng::new(1);
-        assert!((0..50).all(|_| Level::Eight.choose(Variant::Chess, &lines, &mut rng) == 0));
+        assert!((0..50).all(|_| {
+            Level::Eight
+                .params_in(Variant::Chess)
+                .choose(&lines, &mut rng)
+                == 0
+        }));
         let picks: Vec<usize> = (0..400)
-            .map(|_| Level::One.choose(Variant::Chess, &lines, &mut rng))
+            .map(|_| {
+                Level::One
+                    .params_in(Variant::Chess)
+                    .choose(&lines, &mut rng)
+            })
             .collect();
         // Level 1 sometimes plays the second-best and sometimes blunders.
         assert!(picks.contains(&1));
         assert!(picks.iter().any(|&i| i >= 3));
         // Level 6 almost always plays one of the two near-equal best.
         let picks: Vec<usize> = (0..400)
-            .map(|_| Level::Six.choose(Variant::Chess, &lines, &mut rng))
+            .map(|_| {
+                Level::Six
+                    .params_in(Variant::Chess)
+                    .choose(&lines, &mut rng)
+            })
             .collect();
         let top2 = picks.iter().filter(|&&i| i <= 1).count();
         assert!(top2 >= 390, "{top2}");
@@ -414,7 +433,12 @@ mod tests {
             },
         );
         let mut rng = Rng::new(5);
-        assert!((0..200).all(|_| Level::One.choose(Variant::Chess, &lines, &mut rng) == 0));
+        assert!((0..200).all(|_| {
+            Level::One
+                .params_in(Variant::Chess)
+                .choose(&lines, &mut rng)
+                == 0
+        }));
         // A move into a forced mate is never the blunder.
         let mut lines: Vec<RootLine<u8>> = [0].into_iter().map(line).collect();
         lines.push(RootLine {
@@ -423,6 +447,11 @@ mod tests {
             exact: true,
             pv: Vec::new(),
         });
-        assert!((0..500).all(|_| Level::One.choose(Variant::Chess, &lines, &mut rng) == 0));
+        assert!((0..500).all(|_| {
+            Level::One
+                .params_in(Variant::Chess)
+                .choose(&lines, &mut rng)
+                == 0
+        }));
     }
 }

@@ -29,7 +29,7 @@ mod worker;
 
 pub use bench::{BENCH_DEPTH, BenchEntry, BenchReport, bench, bench_depth};
 pub use eval::Evaluate;
-pub use level::{Level, LevelError, LevelParams};
+pub use level::{Level, LevelError, LevelParams, ParseRowError};
 pub use limits::{Clock, SearchLimits};
 pub use position::{
     EngineGame, EngineInfo, EnginePosition, EngineSearcher, PositionFenError, think,

@@ -460,6 +460,7 @@ pub fn think(
             level,
             seed,
             multipv: 1,
+            row: None,
             stop,
             deadline: Some(deadline),
         },

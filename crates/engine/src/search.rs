@@ -494,10 +494,22 @@ pub struct SearchOptions {
     pub seed: u64,
     /// Number of root moves to score exactly (MultiPV); 0 or 1 for one.
     pub multipv: usize,
+    /// A row to play instead of `level`'s own in every game: for trying a
+    /// candidate row without a build (UCI's `LevelRow`, scripts/strength).
+    pub row: Option<crate::LevelParams>,
     /// Raised by another thread to end the search at once.
     pub stop: Option<Arc<AtomicBool>>,
     /// No time limit runs past this instant.
     pub deadline: Option<Instant>,
+}
+
+impl SearchOptions {
+    /// The row this search plays in `variant`: the override, else the
+    /// level's.
+    #[must_use]
+    pub fn params(&self, variant: chessplayx_rules::Variant) -> crate::LevelParams {
+        self.row.unwrap_or_else(|| self.level.params_in(variant))
+    }
 }
 
 /// The side to move as an index into per-side tables.
@@ -552,9 +564,8 @@ impl<G: Evaluate> Searcher<G> {
         options: SearchOptions,
         on_info: &mut dyn FnMut(&SearchInfo<'_, G::Move>),
     ) -> SearchResult<G::Move> {
-        let level = options.level;
         let seed = options.seed;
-        let p = level.params_in(root.variant());
+        let p = options.params(root.variant());
         let mut limits = *limits;
         if let Some(d) = p.depth {
             limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
@@ -576,7 +587,7 @@ impl<G: Evaluate> Searcher<G> {
         };
         let mut result = self.search_full(root, history, &limits, options, on_info);
         let mut rng = crate::Rng::new(seed ^ root.zobrist());
-        let i = level.choose(root.variant(), &result.lines, &mut rng);
+        let i = p.choose(&result.lines, &mut rng);
         if i != 0
             && let Some(line) = result.lines.get(i)
         {

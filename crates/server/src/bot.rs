@@ -499,6 +499,7 @@ pub fn engine_picker() -> Picker {
                 level,
                 seed,
                 multipv: 1,
+                row: None,
                 stop: Some(Arc::clone(stop)),
                 deadline: Some(deadline),
             };

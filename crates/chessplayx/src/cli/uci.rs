@@ -10,8 +10,8 @@ use std::{
 };
 
 use chessplayx_engine::{
-    BackgroundSearch, Clock, EngineGame, EngineInfo, EnginePosition, Level, SearchJob,
-    SearchLimits, SearchOptions, SearchResult,
+    BackgroundSearch, Clock, EngineGame, EngineInfo, EnginePosition, Level, LevelParams,
+    ParseRowError, SearchJob, SearchLimits, SearchOptions, SearchResult,
     uci::{self, GoParams, Reply, StartPosition, UciBackend, UciOption},
 };
 use chessplayx_rules::{Color, Game, GameVisitor, OpenError, ParseVariantError, Variant};
@@ -30,6 +30,10 @@ const HASH_OPTION: &str = "Hash";
 const THREADS_OPTION: &str = "Threads";
 /// Number of lines reported.
 const MULTIPV_OPTION: &str = "MultiPV";
+/// A level row played instead of `Level`'s own (`depth=5 nodes=80000
+/// noise=75 …`, see `LevelParams`'s `FromStr`; empty for none): candidate
+/// rows of the ladder are matched through it without a build.
+const LEVEL_ROW_OPTION: &str = "LevelRow";
 /// Largest `Hash` accepted.
 const MAX_HASH_MB: i64 = 4096;
 /// Default `Hash`.
@@ -87,6 +91,8 @@ struct Engine {
     /// reports that instead of silently using an older position.
     position: Option<PositionSpec>,
     level: Level,
+    /// `LevelRow`, when set.
+    row: Option<LevelParams>,
     multipv: usize,
     /// Number of searches started: with the position's key, the seed of
     /// the levels' random choices (reproducible from one session to the
@@ -102,6 +108,7 @@ impl core::fmt::Debug for Engine {
             .field("variant", &self.variant)
             .field("position", &self.position)
             .field("level", &self.level)
+            .field("row", &self.row)
             .field("multipv", &self.multipv)
             .field("searching", &self.worker.is_running())
             .finish_non_exhaustive()
@@ -114,6 +121,7 @@ impl Engine {
             variant: Variant::Chess,
             position: Some(PositionSpec::default()),
             level: Level::default(),
+            row: None,
             multipv: 1,
             searches: 0,
             worker: BackgroundSearch::new(DEFAULT_HASH_MB),
@@ -176,6 +184,9 @@ enum EngineError {
     /// `go searchmoves` is not supported.
     #[error("searchmoves is not supported; searching all moves")]
     SearchMoves,
+    /// `LevelRow` with a row that does not parse.
+    #[error("option LevelRow: {0}")]
+    Row(#[from] ParseRowError),
     /// The search thread could not be started.
     #[error("cannot start the search thread: {0}")]
     Thread(io::Error),
@@ -211,6 +222,7 @@ impl Engine {
             level: self.level,
             seed: self.searches,
             multipv: self.multipv,
+            row: self.row,
             ..SearchOptions::default()
         };
         let shown = self.multipv as u32;
@@ -355,6 +367,7 @@ impl UciBackend for Engine {
             UciOption::spin(HASH_OPTION, DEFAULT_HASH_MB as i64, 1, MAX_HASH_MB),
             UciOption::spin(THREADS_OPTION, 1, 1, 1),
             UciOption::spin(MULTIPV_OPTION, 1, 1, MAX_MULTIPV),
+            UciOption::string(LEVEL_ROW_OPTION, ""),
         ]
         .into_iter()
         .map(|o| o.expect("fixed option names without keywords, defaults inside their ranges"))
@@ -383,6 +396,13 @@ impl UciBackend for Engine {
                 .set_hash(usize::try_from(mb).unwrap_or(DEFAULT_HASH_MB));
         } else if name.eq_ignore_ascii_case(THREADS_OPTION) {
             spin(THREADS_OPTION, value, 1, 1)?;
+        } else if name.eq_ignore_ascii_case(LEVEL_ROW_OPTION) {
+            let text = value.unwrap_or_default().trim();
+            self.row = if text.is_empty() || text == "<empty>" {
+                None
+            } else {
+                Some(text.parse()?)
+            };
         } else if name.eq_ignore_ascii_case(MULTIPV_OPTION) {
             let n = spin(MULTIPV_OPTION, value, 1, MAX_MULTIPV)?;
             self.multipv = usize::try_from(n).unwrap_or(1);
@@ -653,6 +673,34 @@ mod tests {
             .collect();
         assert_eq!(lines.len(), 3, "{out:?}");
         assert!(lines[2].contains(" multipv 3 "), "{}", lines[2]);
+    }
+
+    #[test]
+    fn level_row_replaces_the_levels_row_until_cleared() {
+        let (out, engine) = transcript(
+            "setoption name LevelRow value depth=2 multipv=0 noise=500\n\
+             setoption name LevelRow value depth=2 skill=3\n\
+             go depth 9\n",
+        );
+        assert_eq!(
+            out[0],
+            "info string option LevelRow: unknown key \"skill\" (expected depth, nodes, ms, multipv, noise, blunder, hash or engine)"
+        );
+        // The row's depth cap binds below the go's, and a bad row kept
+        // the good one before it.
+        assert!(
+            out.iter().any(|l| l.starts_with("info depth 2 ")),
+            "{out:?}"
+        );
+        assert!(
+            !out.iter().any(|l| l.starts_with("info depth 3 ")),
+            "{out:?}"
+        );
+        assert_eq!(engine.row.map(|r| r.noise_cp), Some(500));
+        let (_, engine) = transcript(
+            "setoption name LevelRow value depth=2\nsetoption name LevelRow value <empty>\n",
+        );
+        assert_eq!(engine.row, None);
     }
 
     #[test]

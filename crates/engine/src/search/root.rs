@@ -19,8 +19,8 @@ impl<G: Evaluate> Searcher<G> {
         self.start = Instant::now();
         self.plan = TimePlan::new(limits, self.start, options.deadline);
         self.node_limit = limits.nodes;
+        let full = options.params(root.variant()).full_engine;
         self.stop = options.stop;
-        let full = options.level.full_engine_in(root.variant());
         let use_net = full && !self.hand_set_only;
         if use_net != self.use_net {
             // The table stores static evaluations: one search must not read

@@ -51,6 +51,7 @@ pub(crate) fn evaluate(game: &AnyGame, think: Duration) -> PositionEval {
         level,
         seed: 0,
         multipv: 1,
+        row: None,
         stop: None,
         deadline: Some(Instant::now() + think),
     };
