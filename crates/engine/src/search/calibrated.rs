@@ -57,9 +57,10 @@ fn cases() -> Vec<(Variant, &'static str, Level)> {
     let mut out = Vec::new();
     for level in Level::ALL {
         // A level below 8 on level 8's engine (level 7 in chess since
-        // session 15, in Horde and Xiangqi since session 16) is level 8
-        // under a node cap (`level_7_is_level_8_capped`) and follows level
-        // 8's tuning, which is free to move its nodes. Level 8 stays
+        // session 15, in Horde and Xiangqi since session 16, levels 4-7 in
+        // Atomic since session 17) is level 8 under a node cap
+        // (`full_engine_levels_are_level_8_capped`) and follows level 8's
+        // tuning, which is free to move its nodes. Level 8 stays
         // pinned where it was measured as it is: Atomic and Xiangqi (chess's
         // own search settings and Horde's refitted evaluation of session 9
         // moved chess's and Horde's).
@@ -107,64 +108,69 @@ const PINS: &[(u64, &str)] = &[
     (8224, "c4d5"),
     (15000, "e2a6"),
     (9377, "a7a6"),
-    (4620, "c3d5"),
+    (6087, "d2d4"),
     (5085, "c3e2"),
     (8224, "c4d5"),
     (15000, "e2a6"),
     (9377, "f6g8"),
-    (4620, "c3d5"),
+    (6087, "d2d4"),
     (5085, "e4e5"),
     (8224, "c4d5"),
     (15000, "c3b5"),
     (9377, "f6g8"),
-    (4620, "c3d5"),
+    (6087, "d2d4"),
     (5085, "e4e5"),
     (17286, "a2a3"),
     (25000, "d5e6"),
     (18658, "c6d4"),
-    (9600, "d1h5"),
     (10527, "e4e5"),
     (34732, "a2a3"),
     (80000, "d5e6"),
     (31890, "c6d4"),
-    (9417, "c3d5"),
     (33235, "b3b5"),
     (5821, "c4c5"),
     (13952, "e2a6"),
     (3233, "c6d4"),
-    (6087, "d2d4"),
     (9539, "b3b5"),
-    (4983, "g2g4"),
     (2233, "c3b5"),
     (4605, "c4c5"),
 ];
 
-/// Level 7 in chess, Horde and Xiangqi is level 8's engine under a node
-/// cap: the same search, node for node, as level 8 given that cap, so it
-/// gains level 8's own evaluation and search switches and nothing of the
-/// hand-set levels. Atomic's level 7 stays hand-set (its ladder steps were
-/// in range, and Atomic has no lichess level to hold).
+/// Level 7 in chess, Horde and Xiangqi, and levels 4-7 in Atomic (whose
+/// ladder was set from the top down in session 17), are level 8's engine
+/// under a node cap: the same search, node for node, as level 8 given that
+/// cap, so they gain level 8's own evaluation and search switches and
+/// nothing of the hand-set levels.
 #[test]
-fn level_7_is_level_8_capped() {
+fn full_engine_levels_are_level_8_capped() {
     let games = [
         (Variant::Chess, CHESS_MIDDLE),
         (Variant::Chess, CHESS_TACTICS),
         (Variant::Horde, HORDE),
+        (Variant::Atomic, ATOMIC),
         (Variant::Xiangqi, XIANGQI),
     ];
     for variant in Variant::ALL {
         for level in Level::ALL {
             let full =
-                level == Level::Eight || (level == Level::Seven && variant != Variant::Atomic);
+                level >= Level::Seven || (variant == Variant::Atomic && level >= Level::Four);
             assert_eq!(level.full_engine_in(variant), full, "{variant:?} {level}");
         }
     }
     for (variant, fen) in games {
-        let cap = Level::Seven.params_in(variant).nodes;
-        assert!(cap.is_some());
         let run = |level, nodes| search_to(variant, fen, level, 20, nodes);
-        let seven = run(Level::Seven, None);
-        assert_eq!(seven, run(Level::Eight, cap), "{variant:?} {fen}");
-        assert_ne!(seven, run(Level::Six, None), "{variant:?} {fen}");
+        for level in Level::ALL {
+            if level == Level::Eight || !level.full_engine_in(variant) {
+                continue;
+            }
+            let cap = level.params_in(variant).nodes;
+            assert!(cap.is_some());
+            let capped = run(level, None);
+            assert_eq!(capped, run(Level::Eight, cap), "{variant:?} {level} {fen}");
+            // The level below searches differently: fewer nodes or the
+            // hand-set engine.
+            let below = Level::new(level.number() - 1).unwrap_or(level);
+            assert_ne!(capped, run(below, None), "{variant:?} {level} {fen}");
+        }
     }
 }
