@@ -171,18 +171,19 @@ const HORDE: [LevelParams; 8] = [
 
 /// Atomic, set from the top down (session 17, docs/strength-atomic-ladder.md):
 /// Atomic has no lichess level to hold, so its ladder only has to keep every
-/// step within 60-85% below a level 8 that now plays Fairy-Stockfish even.
-/// Levels 4-7 are level 8's engine at about a third of the next level's
-/// nodes; levels 1-3 are the hand-set search at depths 7-9 (level 8's engine
-/// at 20,000 nodes scored 65% against depth 9, while the old depth-5 level
-/// was seven or more steps below level 8).
+/// step within 60-85% below a level 8 that plays Fairy-Stockfish even at
+/// 100 ms. Levels 4-7 are level 8's engine at 2.2 times fewer nodes a level
+/// (at 2.7-2.9 times the steps came out at 77-86%); levels 1-3 are the
+/// hand-set search at depths 7-9 (level 8's engine at 20,000 nodes scored
+/// 62% against depth 9, while the old depth-5 level was six or more steps
+/// below level 8).
 const ATOMIC: [LevelParams; 8] = [
     row(7, 60_000, 600, 4, 40, 10, 16),
     row(8, 90_000, 600, 4, 30, 7, 16),
     row(9, 120_000, 600, 4, 25, 5, 16),
-    capped(20_000, 1_000, 16),
-    capped(55_000, 1_000, 16),
-    capped(150_000, 1_000, 16),
+    capped(36_000, 1_000, 16),
+    capped(80_000, 1_000, 16),
+    capped(180_000, 1_000, 16),
     capped(400_000, 1_000, 16),
     FULL,
 ];
