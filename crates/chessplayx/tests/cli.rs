@@ -95,6 +95,7 @@ fn uci_handshake_over_pipes() {
             "option name Hash type spin default 16 min 1 max 4096",
             "option name Threads type spin default 1 min 1 max 1",
             "option name MultiPV type spin default 1 min 1 max 64",
+            "option name LevelRow type string default <empty>",
             "uciok",
             "readyok",
             "info string unknown command \"hello\"",
