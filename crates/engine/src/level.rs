@@ -258,8 +258,8 @@ impl Level {
     }
 
     /// Whether this level searches with level 8's engine in `variant`
-    /// (see [`LevelParams::full_engine`]): the one switch the search reads,
-    /// so a level that moves to it changes in one row.
+    /// (see [`LevelParams::full_engine`]), so a level that moves to it
+    /// changes in one row.
     #[must_use]
     pub const fn full_engine_in(self, variant: Variant) -> bool {
         self.params_in(variant).full_engine
@@ -272,8 +272,7 @@ impl LevelParams {
     /// without noise (level 8), a noisy or blundering choice below.
     /// Returns the index.
     pub(crate) fn choose<M>(&self, lines: &[RootLine<M>], rng: &mut Rng) -> usize {
-        let p = self;
-        if lines.len() <= 1 || (p.noise_cp == 0 && p.blunder_permille == 0) {
+        if lines.len() <= 1 || (self.noise_cp == 0 && self.blunder_permille == 0) {
             return 0;
         }
         let value = |l: &RootLine<M>| l.score.ordering_value();
@@ -284,7 +283,7 @@ impl LevelParams {
             return 0;
         }
         let safe = |l: &RootLine<M>| l.exact && value(l) > -MATE_BOUND;
-        if rng.chance(p.blunder_permille) {
+        if rng.chance(self.blunder_permille) {
             let n = lines.iter().filter(|l| safe(l)).count();
             if n > 0 {
                 let k = rng.below(n as u32) as usize;
@@ -293,7 +292,7 @@ impl LevelParams {
                 }
             }
         }
-        let noise = p.noise_cp.max(1) as u32;
+        let noise = self.noise_cp.max(1) as u32;
         let mut pick = 0;
         let mut pick_value = i32::MIN;
         for (i, l) in lines.iter().enumerate() {
@@ -364,6 +363,11 @@ mod tests {
         );
     }
 
+    /// The line `level` picks in chess.
+    fn chess_choice(level: Level, lines: &[RootLine<u8>], rng: &mut Rng) -> usize {
+        level.params_in(Variant::Chess).choose(lines, rng)
+    }
+
     fn line(cp: i32) -> RootLine<u8> {
         RootLine {
             mv: 0,
@@ -406,29 +410,16 @@ mod tests {
     fn level_eight_takes_the_best_and_low_levels_vary() {
         let lines: Vec<RootLine<u8>> = [50, 40, -20, -300, -900].into_iter().map(line).collect();
         let mut rng = Rng::new(1);
-        assert!((0..50).all(|_| {
-            Level::Eight
-                .params_in(Variant::Chess)
-                .choose(&lines, &mut rng)
-                == 0
-        }));
+        assert!((0..50).all(|_| chess_choice(Level::Eight, &lines, &mut rng) == 0));
         let picks: Vec<usize> = (0..400)
-            .map(|_| {
-                Level::One
-                    .params_in(Variant::Chess)
-                    .choose(&lines, &mut rng)
-            })
+            .map(|_| chess_choice(Level::One, &lines, &mut rng))
             .collect();
         // Level 1 sometimes plays the second-best and sometimes blunders.
         assert!(picks.contains(&1));
         assert!(picks.iter().any(|&i| i >= 3));
         // Level 6 almost always plays one of the two near-equal best.
         let picks: Vec<usize> = (0..400)
-            .map(|_| {
-                Level::Six
-                    .params_in(Variant::Chess)
-                    .choose(&lines, &mut rng)
-            })
+            .map(|_| chess_choice(Level::Six, &lines, &mut rng))
             .collect();
         let top2 = picks.iter().filter(|&&i| i <= 1).count();
         assert!(top2 >= 390, "{top2}");
@@ -447,12 +438,7 @@ mod tests {
             },
         );
         let mut rng = Rng::new(5);
-        assert!((0..200).all(|_| {
-            Level::One
-                .params_in(Variant::Chess)
-                .choose(&lines, &mut rng)
-                == 0
-        }));
+        assert!((0..200).all(|_| chess_choice(Level::One, &lines, &mut rng) == 0));
         // A move into a forced mate is never the blunder.
         let mut lines: Vec<RootLine<u8>> = [0].into_iter().map(line).collect();
         lines.push(RootLine {
@@ -461,11 +447,6 @@ mod tests {
             exact: true,
             pv: Vec::new(),
         });
-        assert!((0..500).all(|_| {
-            Level::One
-                .params_in(Variant::Chess)
-                .choose(&lines, &mut rng)
-                == 0
-        }));
+        assert!((0..500).all(|_| chess_choice(Level::One, &lines, &mut rng) == 0));
     }
 }

@@ -4,7 +4,7 @@
 
 use core::{fmt, str::FromStr};
 
-use super::LevelParams;
+use super::{FULL, LevelParams};
 
 /// Why a row's text was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -65,14 +65,9 @@ impl FromStr for LevelParams {
     /// `engine=full` searches with level 8's engine.
     fn from_str(s: &str) -> Result<Self, ParseRowError> {
         let mut row = Self {
-            depth: None,
-            nodes: None,
-            movetime_ms: None,
-            multipv: 1,
-            noise_cp: 0,
-            blunder_permille: 0,
             hash_mb: 16,
             full_engine: false,
+            ..FULL
         };
         for word in s.split_whitespace() {
             let (key, value) = word
