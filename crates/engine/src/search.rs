@@ -257,7 +257,8 @@ fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
 
 /// Level 8's own search settings, one bit each, so that each can be
 /// measured on its own (A/B at equal time, docs/strength-search.md).
-/// Only [`TOP_SWITCHES`] are on; the others were measured and lost or
+/// Level 8 plays [`CHESS_SWITCHES`] in chess and [`HORDE_SWITCHES`] in
+/// Horde; the others were measured and lost or
 /// were not measured apart, and stay here to be tried again.
 pub(crate) mod knob {
     /// Extend only checks that do not lose material (SEE ≥ 0) off the PV.
@@ -319,6 +320,16 @@ pub(crate) mod knob {
 const TOP_SWITCHES: u32 =
     knob::CHECK_EXT | knob::LMR | knob::RFP | knob::HIST_PRUNE | knob::LMP | knob::BAD_CAPT;
 
+/// Level 8's switches in chess since session 18: the first bundle plus
+/// the continuation and capture histories, pruning at the reduced depth
+/// and ProbCut (Horde's set without its steep reductions). At 3,000 nodes
+/// a move the continuation histories had lost (session 4: their tables
+/// hardly fill); at level 8's real 100 ms a move (about 120,000 nodes)
+/// the set scored 115/200 against `TOP_SWITCHES`, +53 ± 48 Elo
+/// (docs/strength-search.md, "Session 18").
+const CHESS_SWITCHES: u32 =
+    TOP_SWITCHES | knob::CONT_HIST | knob::CAPT_HIST | knob::LMR_DEPTH_PRUNE | knob::PROBCUT;
+
 /// The switches level 8 plays with in Horde (docs/strength-search.md,
 /// sessions 11 and 12): chess's, the continuation and capture histories,
 /// pruning at the reduced depth and ProbCut, measured at equal time
@@ -328,18 +339,13 @@ const TOP_SWITCHES: u32 =
 /// buys depth almost for free. Not `ADV_REDUCE`: with it the tree is
 /// smaller still, but the breakthrough b6! of tests/tactics.rs comes a
 /// ply too late.
-const HORDE_SWITCHES: u32 = TOP_SWITCHES
-    | knob::CONT_HIST
-    | knob::CAPT_HIST
-    | knob::LMR_DEPTH_PRUNE
-    | knob::PROBCUT
-    | knob::LMR_STEEP;
+const HORDE_SWITCHES: u32 = CHESS_SWITCHES | knob::LMR_STEEP;
 
 /// Level 8's switches in `variant`; 0 (the calibrated search) in the
 /// games where none were measured to help.
 fn switches_for(variant: chessplayx_rules::Variant) -> u32 {
     match variant {
-        chessplayx_rules::Variant::Chess => TOP_SWITCHES,
+        chessplayx_rules::Variant::Chess => CHESS_SWITCHES,
         chessplayx_rules::Variant::Horde => HORDE_SWITCHES,
         _ => 0,
     }
