@@ -258,8 +258,8 @@ fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
 /// Level 8's own search settings, one bit each, so that each can be
 /// measured on its own (A/B at equal time, docs/strength-search.md).
 /// Level 8 plays [`CHESS_SWITCHES`] in chess and [`HORDE_SWITCHES`] in
-/// Horde; the others were measured and lost or
-/// were not measured apart, and stay here to be tried again.
+/// Horde; the others were measured and lost or were not measured apart,
+/// and stay here to be tried again.
 pub(crate) mod knob {
     /// Extend only checks that do not lose material (SEE ≥ 0) off the PV.
     pub(crate) const CHECK_EXT: u32 = 1;
@@ -323,9 +323,9 @@ const TOP_SWITCHES: u32 =
 /// Level 8's switches in chess since session 18: the first bundle plus
 /// the continuation and capture histories, pruning at the reduced depth
 /// and ProbCut (Horde's set without its steep reductions). At 3,000 nodes
-/// a move the continuation histories had lost (session 4: their tables
-/// hardly fill); at level 8's real 100 ms a move (about 120,000 nodes)
-/// the set scored 115/200 against `TOP_SWITCHES`, +53 ± 48 Elo
+/// a move the continuation histories had lost (their tables hardly
+/// fill); at level 8's real 100 ms a move (about 120,000 nodes) the set
+/// scored 115/200 against `TOP_SWITCHES`, +53 ± 48 Elo
 /// (docs/strength-search.md, "Session 18").
 const CHESS_SWITCHES: u32 =
     TOP_SWITCHES | knob::CONT_HIST | knob::CAPT_HIST | knob::LMR_DEPTH_PRUNE | knob::PROBCUT;
