@@ -326,8 +326,15 @@ const TOP_SWITCHES: u32 =
 /// a move the continuation histories had lost (their tables hardly
 /// fill); at level 8's real 100 ms a move (about 120,000 nodes) the set
 /// scored 115/200 against `TOP_SWITCHES`, +53 ± 48 Elo
-/// (docs/strength-search.md, "Session 18").
-const CHESS_SWITCHES: u32 =
+/// (docs/strength-search.md, "Session 18"). Session 19 adds singular
+/// extensions: 157.5/280 at equal time over two runs (+44 ± 40 Elo;
+/// the second run an SPRT that accepted).
+const CHESS_SWITCHES: u32 = SHARED_SWITCHES | knob::SINGULAR;
+
+/// What chess and Horde's level 8 both search with: the first bundle,
+/// the continuation and capture histories, pruning at the reduced depth
+/// and ProbCut.
+const SHARED_SWITCHES: u32 =
     TOP_SWITCHES | knob::CONT_HIST | knob::CAPT_HIST | knob::LMR_DEPTH_PRUNE | knob::PROBCUT;
 
 /// The switches level 8 plays with in Horde (docs/strength-search.md,
@@ -338,8 +345,9 @@ const CHESS_SWITCHES: u32 =
 /// re-searched at full depth only 0.4% of the time, so cutting harder
 /// buys depth almost for free. Not `ADV_REDUCE`: with it the tree is
 /// smaller still, but the breakthrough b6! of tests/tactics.rs comes a
-/// ply too late.
-const HORDE_SWITCHES: u32 = CHESS_SWITCHES | knob::LMR_STEEP;
+/// ply too late. Singular extensions were only screened in Horde, at
+/// fixed nodes (session 12), never played in a match: not included.
+const HORDE_SWITCHES: u32 = SHARED_SWITCHES | knob::LMR_STEEP;
 
 /// Level 8's switches in `variant`; 0 (the calibrated search) in the
 /// games where none were measured to help.
