@@ -327,7 +327,7 @@ const TOP_SWITCHES: u32 =
 /// fill); at level 8's real 100 ms a move (about 120,000 nodes) the set
 /// scored 115/200 against `TOP_SWITCHES`, +53 ± 48 Elo
 /// (docs/strength-search.md, "Session 18"). Session 19 adds singular
-/// extensions: 157.5/280 at equal time over two runs (+44 ± 40 Elo;
+/// extensions: 157.5/280 at equal time over two runs (+44 ± 41 Elo;
 /// the second run an SPRT that accepted).
 const CHESS_SWITCHES: u32 = SHARED_SWITCHES | knob::SINGULAR;
 
