@@ -366,11 +366,10 @@ impl Eval8 for Standard {
         Self::insufficient_material(pos.board())
     }
 
-    /// Chess's net is built in but not played: at equal time, level 8
-    /// with it scored 111.5/244 (−30 ± 45 Elo) against level 8 without it
-    /// (docs/strength-nnue.md). Return [`crate::nnue::chess`] to play it.
+    /// Session 20's net, a correction learnt from Fairy-Stockfish's scores
+    /// of a million self-play positions (docs/strength-nnue.md).
     fn net() -> Option<&'static crate::nnue::Network> {
-        None
+        crate::nnue::chess()
     }
 
     fn null_move(pos: &Chess) -> Option<Chess> {
