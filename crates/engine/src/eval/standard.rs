@@ -366,10 +366,13 @@ impl Eval8 for Standard {
         Self::insufficient_material(pos.board())
     }
 
-    /// Session 20's net, a correction learnt from Fairy-Stockfish's scores
-    /// of a million self-play positions (docs/strength-nnue.md).
+    /// Chess's net is built in but not played. Session 20's (1.24M
+    /// positions) gained +51 ± 48 at equal time, but with it level 8
+    /// never finds Morphy's mate in two of tests/tactics.rs, at any depth
+    /// (docs/strength-nnue-session-20.md). Return [`crate::nnue::chess`]
+    /// to play it.
     fn net() -> Option<&'static crate::nnue::Network> {
-        crate::nnue::chess()
+        None
     }
 
     fn null_move(pos: &Chess) -> Option<Chess> {
