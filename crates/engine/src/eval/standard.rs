@@ -368,8 +368,8 @@ impl Eval8 for Standard {
 
     /// Chess's net is built in but not played. Session 20's (1.24M
     /// positions) gained +51 ± 48 at equal time, but with it level 8
-    /// never finds Morphy's mate in two of tests/tactics.rs, at any depth
-    /// (docs/strength-nnue-session-20.md). Return [`crate::nnue::chess`]
+    /// misses Morphy's mate in two of tests/tactics.rs at every depth
+    /// tried, up to 32 (docs/strength-nnue-session-20.md). Return [`crate::nnue::chess`]
     /// to play it.
     fn net() -> Option<&'static crate::nnue::Network> {
         None
