@@ -311,6 +311,15 @@ pub(crate) mod knob {
     pub(crate) const ADV_REDUCE: u32 = 524_288;
     /// ProbCut: see `search/probcut.rs`.
     pub(crate) const PROBCUT: u32 = 1_048_576;
+    /// No static cut (reverse futility, razoring, null move, ProbCut) at
+    /// the node right below a root move that offers material (SEE < 0):
+    /// the sacrifice is answered by real moves. With chess's net the
+    /// victim of Morphy's 1.Ra6! looks well off, so passing (null move)
+    /// or its static score cut that node and hid a mate in two in a
+    /// zugzwang; with this switch the net build finds it at depth 3.
+    /// Not played: chess plays no net (session 21, strength-nnue-session-20.md);
+    /// the same at every root move cost −23 ± 49 Elo.
+    pub(crate) const PLY1_SAC: u32 = 2_097_152;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
@@ -385,6 +394,8 @@ pub struct Searcher<G: Evaluate> {
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
+    /// The root move being searched offers material ([`knob::PLY1_SAC`]).
+    root_sacrifice: bool,
     stopped: bool,
     /// Limits may stop the search only once an iteration is complete, so
     /// there is always a searched move to play.
@@ -422,6 +433,7 @@ impl<G: Evaluate> Searcher<G> {
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
+            root_sacrifice: false,
             stopped: false,
             can_stop: false,
             stop: None,

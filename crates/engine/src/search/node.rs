@@ -175,7 +175,8 @@ impl<G: Evaluate> Searcher<G> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        if !pv_node && !in_check && excluded.is_none() {
+        let static_cuts = ply > 1 || !self.root_sacrifice;
+        if !pv_node && !in_check && excluded.is_none() && static_cuts {
             // Reverse futility: far above beta at low depth.
             // The static evaluation, not a stored bound: a bound from a
             // shallow search that missed a quiet mate would keep this node
@@ -247,6 +248,7 @@ impl<G: Evaluate> Searcher<G> {
         }
 
         if self.on(knob::PROBCUT)
+            && static_cuts
             && !pv_node
             && !in_check
             && excluded.is_none()

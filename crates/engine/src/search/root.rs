@@ -270,6 +270,7 @@ impl<G: Evaluate> Searcher<G> {
             } else {
                 alpha
             };
+            self.root_sacrifice = self.on(knob::PLY1_SAC) && !root.see_ge(mv, 0);
             let mut child = root.clone();
             child.play(mv);
             let gives_check = child.is_check();
