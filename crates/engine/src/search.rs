@@ -22,6 +22,7 @@ mod history;
 mod node;
 mod ordering;
 mod probcut;
+mod quiesce;
 mod root;
 
 use crate::{
@@ -175,6 +176,9 @@ struct Frame<M> {
     slot: u16,
     /// The move a singular-extension test leaves out.
     excluded: Option<M>,
+    /// Double extensions on the path to this node ([`knob::SING_EXT2`]),
+    /// capped so that they cannot make a search explode.
+    double_exts: u8,
 }
 
 impl<M> Frame<M> {
@@ -190,6 +194,7 @@ impl<M> Frame<M> {
             captures: Vec::with_capacity(32),
             slot: history::NO_SLOT,
             excluded: None,
+            double_exts: 0,
         }
     }
 }
@@ -222,6 +227,11 @@ const RAZOR_PER_DEPTH: i32 = 150;
 const HIST_PRUNE_PER_DEPTH: i32 = 2_000;
 const SINGULAR_MIN_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 2;
+/// How far below the singular bound the other moves must stay for the
+/// table move's double extension ([`knob::SING_EXT2`]), in centipawns.
+const DOUBLE_EXT_MARGIN: i32 = 20;
+/// Double extensions allowed on one path.
+const DOUBLE_EXT_MAX: u8 = 6;
 
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
@@ -320,6 +330,20 @@ pub(crate) mod knob {
     /// Not played: chess plays no net (session 21, strength-nnue-session-20.md);
     /// the same at every root move cost −23 ± 49 Elo.
     pub(crate) const PLY1_SAC: u32 = 2_097_152;
+    /// Correction history: the static evaluation plus what deeper
+    /// searches found it missed in the same pawn structure (per side to
+    /// move), learnt at every quiet node whose bound says which way the
+    /// evaluation erred.
+    pub(crate) const CORR_HIST: u32 = 4_194_304;
+    /// Singular extension's two other outcomes: two plies (at most
+    /// [`super::DOUBLE_EXT_MAX`] times on a path) when every other move
+    /// falls far short, off the PV; one ply less for the table move when
+    /// the others fail below the stored score but it beats beta anyway.
+    pub(crate) const SING_EXT2: u32 = 8_388_608;
+    /// Quiescence's first ply also tries quiet checks that do not lose
+    /// material, so a mate or a fork by check one ply past the horizon is
+    /// seen.
+    pub(crate) const QS_CHECKS: u32 = 16_777_216;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
@@ -337,8 +361,10 @@ const TOP_SWITCHES: u32 =
 /// scored 115/200 against `TOP_SWITCHES`, +53 ± 48 Elo
 /// (docs/strength-search.md, "Session 18"). Session 19 adds singular
 /// extensions: 157.5/280 at equal time over two runs (+44 ± 41 Elo;
-/// the second run an SPRT that accepted).
-const CHESS_SWITCHES: u32 = SHARED_SWITCHES | knob::SINGULAR;
+/// the second run an SPRT that accepted). Session 22 adds the correction
+/// history: 109.5/200 (+33 ± 48), with session 19's run of the same idea
+/// 213/400 (+23 ± 34).
+const CHESS_SWITCHES: u32 = SHARED_SWITCHES | knob::SINGULAR | knob::CORR_HIST;
 
 /// What chess and Horde's level 8 both search with: the first bundle,
 /// the continuation and capture histories, pruning at the reduced depth

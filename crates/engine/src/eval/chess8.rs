@@ -6,7 +6,7 @@ use chessplayx_rules::{
     Color,
     chess::{
         Bitboard, Board, File, Move, Position, Rank, Role, Rules, Square, bishop_attacks,
-        king_attacks, knight_attacks, queen_attacks, rook_attacks,
+        king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
     },
 };
 
@@ -135,6 +135,44 @@ impl<R: Eval8> Evaluate for Position<R> {
 
     fn null_move(&self) -> Option<Self> {
         R::null_move(self)
+    }
+
+    /// A direct check from the target square, or a move off a line
+    /// through the enemy king (a discovered check, maybe); castling,
+    /// promotion and en passant are left to the caller's test.
+    #[inline]
+    fn may_check(&self, mv: Move) -> bool {
+        let b = self.board();
+        let us = self.turn();
+        let Some(king) = b.king_of(!us) else {
+            return false;
+        };
+        if mv.castling_side().is_some() || mv.promotion().is_some() || mv.is_en_passant() {
+            return true;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let occ = (b.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let reach = match mv.role() {
+            Role::Pawn => pawn_attacks(us, to),
+            Role::Knight => knight_attacks(to),
+            Role::Bishop => bishop_attacks(to, occ),
+            Role::Rook => rook_attacks(to, occ),
+            Role::Queen => queen_attacks(to, occ),
+            Role::King => Bitboard::default(),
+        };
+        reach.contains(king) || line(from, king).any()
+    }
+
+    #[inline]
+    fn pawn_key(&self) -> u64 {
+        let b = self.board();
+        let pawns = b.pawns();
+        let white = (pawns & b.by_color(Color::White)).0;
+        let black = (pawns & b.by_color(Color::Black)).0;
+        // Multiply-and-fold: cheap, and every pawn moves the index bits.
+        let h =
+            white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^ (h >> 29) ^ (h >> 47)
     }
 
     /// Level 8's evaluation: `Eval8::TOP_PARAMS` (the game's level-8 weights), plus the network's
@@ -644,4 +682,65 @@ pub(crate) fn centre_distance(sq: Square) -> i32 {
     let df = if f < 4 { 3 - f } else { f - 4 };
     let dr = if r < 4 { 3 - r } else { r - 4 };
     df.max(dr)
+}
+
+#[cfg(test)]
+mod tests {
+    use chessplayx_rules::chess::{AtomicChess, Chess, HordeChess};
+
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Random games in `start`'s variant: every quiet move that checks
+    /// passes `may_check` (it is a filter for the search, which must not
+    /// lose a check), and most quiet moves are filtered out.
+    fn may_check_never_misses_a_check<R: Eval8>(start: Position<R>, seed: u64) {
+        let mut rng = Rng::new(seed);
+        let (mut checks, mut filtered, mut quiet) = (0, 0, 0);
+        for _ in 0..40 {
+            let mut pos = start;
+            let mut moves = Vec::new();
+            for _ in 0..120 {
+                pos.legal_moves_into(&mut moves);
+                if moves.is_empty() || pos.lost() {
+                    break;
+                }
+                for &mv in &moves {
+                    if pos.is_tactical(mv) {
+                        continue;
+                    }
+                    quiet += 1;
+                    let gives = pos.played(mv).is_check();
+                    checks += u32::from(gives);
+                    filtered += u32::from(!pos.may_check(mv));
+                    assert!(!gives || pos.may_check(mv), "{} {}", pos.fen(), mv.to_uci());
+                }
+                pos.play(moves[rng.below(moves.len() as u32) as usize]);
+            }
+        }
+        assert!(checks > 0, "the games gave checks");
+        assert!(filtered * 2 > quiet, "{filtered} of {quiet} filtered");
+    }
+
+    #[test]
+    fn may_check_keeps_every_quiet_check() {
+        may_check_never_misses_a_check(Chess::start(), 1);
+        may_check_never_misses_a_check(AtomicChess::start(), 2);
+        may_check_never_misses_a_check(HordeChess::start(), 3);
+    }
+
+    #[test]
+    fn the_pawn_key_follows_the_pawns_only() {
+        let a = Chess::from_fen("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let b = Chess::from_fen("3k4/pp6/8/8/8/8/PP6/3K4 b - - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let c = Chess::from_fen("4k3/pp6/8/8/8/1P6/P7/4K3 w - - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let d = Chess::from_fen("4k3/pP6/8/8/8/8/Pp6/4K3 w - - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(a.pawn_key(), b.pawn_key());
+        assert_ne!(a.pawn_key(), c.pawn_key());
+        assert_ne!(a.pawn_key(), d.pawn_key(), "the colours of the pawns count");
+    }
 }

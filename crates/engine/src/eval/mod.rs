@@ -106,6 +106,21 @@ pub trait Evaluate: Game {
     /// (Horde's pawns, sides without pieces).
     fn null_move(&self) -> Option<Self>;
 
+    /// `false` only when the quiet move `mv` surely does not give check: a
+    /// cheap filter before playing the move to see, for the checks
+    /// level 8's quiescence search tries. `true` by default.
+    fn may_check(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        true
+    }
+
+    /// A hash of the pawn structure (each side's pawns), the key of level
+    /// 8's correction history: the evaluation's errors follow the pawns
+    /// more than anything else. 0 in games without one.
+    fn pawn_key(&self) -> u64 {
+        0
+    }
+
     /// Level 8's evaluation (centipawns, side to move): the hand-set
     /// evaluation with the terms only level 8 weighs, plus the trained
     /// network's correction in games that have one; `None` where level 8

@@ -25,7 +25,20 @@ pub(super) struct Tables {
     cont: Vec<i16>,
     /// `[side][slot][victim class]`.
     capt: Vec<i16>,
+    /// `[side][pawn-structure key % CORR_SIZE]`: the correction history,
+    /// in 1/[`CORR_GRAIN`] centipawn.
+    corr: Vec<i32>,
 }
+
+/// Entries of the correction history per side: enough that two pawn
+/// structures of one game seldom share one.
+const CORR_SIZE: usize = 16_384;
+/// Sub-centipawn resolution of the correction history, so that shallow
+/// nodes' small weights still move an entry.
+const CORR_GRAIN: i32 = 256;
+/// The largest correction, in centipawns: an evaluation off by more than
+/// this in one pawn structure is left to the search.
+const CORR_MAX_CP: i32 = 64;
 
 /// The value of a history entry after a `bonus` (negative: a malus), kept
 /// within ±[`HISTORY_MAX`] by the usual gravity term.
@@ -41,6 +54,7 @@ impl Tables {
         if self.cont.is_empty() {
             self.cont = vec![0; 2 * 2 * HISTORY_SLOTS * HISTORY_SLOTS];
             self.capt = vec![0; 2 * HISTORY_SLOTS * VICTIMS];
+            self.corr = vec![0; 2 * CORR_SIZE];
         }
     }
 
@@ -48,6 +62,39 @@ impl Tables {
     pub(super) fn clear(&mut self) {
         self.cont.fill(0);
         self.capt.fill(0);
+        self.corr.fill(0);
+    }
+
+    #[inline]
+    fn corr_index(us: usize, pawn_key: u64) -> usize {
+        us * CORR_SIZE + (pawn_key as usize & (CORR_SIZE - 1))
+    }
+
+    /// What the searches so far say the static evaluation misses in this
+    /// pawn structure, in centipawns for the side `us` to move; 0 before
+    /// the tables exist.
+    #[inline]
+    pub(super) fn correction(&self, us: usize, pawn_key: u64) -> i32 {
+        if self.corr.is_empty() {
+            return 0;
+        }
+        self.corr[Self::corr_index(us, pawn_key)] / CORR_GRAIN
+    }
+
+    /// Moves the entry toward `diff` (search score minus corrected static
+    /// evaluation, centipawns), the more the deeper the search that
+    /// found it.
+    #[inline]
+    pub(super) fn update_correction(&mut self, us: usize, pawn_key: u64, diff: i32, depth: i32) {
+        if self.corr.is_empty() {
+            return;
+        }
+        let i = Self::corr_index(us, pawn_key);
+        let weight = (depth + 1).clamp(1, 16);
+        let target = diff.clamp(-4 * CORR_MAX_CP, 4 * CORR_MAX_CP) * CORR_GRAIN;
+        let limit = CORR_MAX_CP * CORR_GRAIN;
+        self.corr[i] =
+            ((self.corr[i] * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
     }
 
     #[inline]
@@ -142,5 +189,32 @@ mod tests {
         assert_eq!(t.capt(1, 3, 500), 0);
         t.clear();
         assert_eq!(t.cont(0, [5, 7], 9), 0);
+    }
+
+    #[test]
+    fn corrections_follow_the_search_per_side_and_structure_and_stay_bounded() {
+        let mut t = Tables::default();
+        t.update_correction(0, 42, 100, 10);
+        assert_eq!(t.correction(0, 42), 0, "no tables yet: neutral");
+        t.ensure();
+        for _ in 0..60 {
+            t.update_correction(0, 42, 40, 10);
+        }
+        let c = t.correction(0, 42);
+        assert!((30..=40).contains(&c), "{c}");
+        assert_eq!(t.correction(1, 42), 0, "the other side's entry");
+        assert_eq!(t.correction(0, 43), 0, "another structure");
+        for _ in 0..200 {
+            t.update_correction(0, 42, -5000, 20);
+        }
+        assert_eq!(t.correction(0, 42), -CORR_MAX_CP);
+        let before = t.correction(0, 42);
+        t.update_correction(0, 42, 0, 0);
+        assert!(
+            t.correction(0, 42) > before,
+            "a shallow result still moves it"
+        );
+        t.clear();
+        assert_eq!(t.correction(0, 42), 0);
     }
 }

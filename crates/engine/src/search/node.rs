@@ -1,4 +1,4 @@
-//! The tree below the root: the alpha-beta node, quiescence, and the
+//! The tree below the root: the alpha-beta node and the
 //! game rules (repetition, fifty moves, Xiangqi's perpetual check) seen
 //! from inside the tree.
 
@@ -129,12 +129,14 @@ impl<G: Evaluate> Searcher<G> {
             return alpha;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, in_check);
+            let checks = self.on(knob::QS_CHECKS);
+            return self.qsearch_with(pos, alpha, beta, ply, in_check, checks);
         }
         self.count_node(ply);
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.static_eval(pos) };
         }
+        self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
 
         let key = pos.zobrist();
         // Set while a singular-extension test searches this node without
@@ -152,25 +154,29 @@ impl<G: Evaluate> Searcher<G> {
             return s;
         }
 
-        let eval = if in_check {
+        // The table keeps the evaluation as the game computes it; the
+        // correction history's learnt offset is added afresh each time.
+        let raw_eval = if in_check {
             -INFINITE
         } else {
-            let raw = hit.map_or_else(|| self.static_eval(pos), |h| h.eval);
-            // A stored bound on the true value is a better guess.
-            match hit {
-                Some(h) if h.score.abs() < MATE_BOUND => match h.bound {
-                    Bound::Lower if h.score > raw => h.score,
-                    Bound::Upper if h.score < raw => h.score,
-                    Bound::Exact => h.score,
-                    _ => raw,
-                },
-                _ => raw,
-            }
+            hit.map_or_else(|| self.static_eval(pos), |h| h.eval)
         };
-        let static_eval = if in_check {
-            -INFINITE
+        let corr = self.on(knob::CORR_HIST);
+        let pawn_key = if corr { pos.pawn_key() } else { 0 };
+        let static_eval = if in_check || !corr {
+            raw_eval
         } else {
-            hit.map_or(eval, |h| h.eval)
+            clamp_eval(raw_eval + self.tables.correction(Color2::of(pos).0, pawn_key))
+        };
+        let eval = match hit {
+            // A stored bound on the true value is a better guess.
+            Some(h) if !in_check && h.score.abs() < MATE_BOUND => match h.bound {
+                Bound::Lower if h.score > static_eval => h.score,
+                Bound::Upper if h.score < static_eval => h.score,
+                Bound::Exact => h.score,
+                _ => static_eval,
+            },
+            _ => static_eval,
         };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
@@ -324,6 +330,7 @@ impl<G: Evaluate> Searcher<G> {
             }
             _ => None,
         };
+        let ext2 = self.on(knob::SING_EXT2);
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -410,7 +417,7 @@ impl<G: Evaluate> Searcher<G> {
             // falls well short of its stored bound, is the only move and
             // gets a ply more; when even the others beat beta, the node
             // cuts off without it (multi-cut).
-            let mut singular_ext = false;
+            let mut singular_ext = 0;
             if let Some(tt_score) = singular
                 && G::move_code(mv) == tt_code
             {
@@ -430,16 +437,32 @@ impl<G: Evaluate> Searcher<G> {
                     break;
                 }
                 if s < sbeta {
-                    singular_ext = true;
+                    singular_ext = if ext2
+                        && !pv_node
+                        && s < sbeta - DOUBLE_EXT_MARGIN
+                        && self.stack[ply].double_exts < DOUBLE_EXT_MAX
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if sbeta >= beta {
                     self.stack[ply].moves = moves;
                     self.stack[ply].scores = scores;
                     self.stack[ply].quiets = quiets;
                     self.stack[ply].captures = captures;
                     return sbeta;
+                } else if ext2 && tt_score >= beta {
+                    singular_ext = -1;
                 }
             }
-            let new_depth = depth - 1 + i32::from(extend || singular_ext);
+            let ext = if extend {
+                singular_ext.max(1)
+            } else {
+                singular_ext
+            };
+            self.stack[ply + 1].double_exts = self.stack[ply].double_exts + u8::from(ext == 2);
+            let new_depth = depth - 1 + ext;
             self.stack[ply].slot = pos.history_slot(mv) as u16;
             self.path.push(PathEntry {
                 key: child.zobrist(),
@@ -599,11 +622,23 @@ impl<G: Evaluate> Searcher<G> {
         } else {
             Bound::Upper
         };
+        // The correction history learns from quiet outcomes whose bound
+        // says on which side of the static evaluation the truth lies.
+        if corr
+            && !in_check
+            && best.abs() < MATE_BOUND
+            && best_move.is_none_or(|m| !pos.is_tactical(m))
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.tables
+                .update_correction(us.0, pawn_key, best - static_eval, depth);
+        }
         self.tt.store(
             key,
             best_move.map_or(0, G::move_code),
             to_tt(best, ply),
-            static_eval,
+            raw_eval,
             depth,
             bound,
         );
@@ -621,121 +656,5 @@ impl<G: Evaluate> Searcher<G> {
         } else {
             &self.lmr_top
         }
-    }
-
-    /// Quiescence: captures (and check evasions) until the position is
-    /// quiet. Just over 100 lines, for `negamax`'s reason: its stand-pat,
-    /// delta and exchange pruning share the node's values. Quiet checks
-    /// in Xiangqi's first ply were tried and played worse (see
-    /// docs/strength-xiangqi.md).
-    pub(super) fn qsearch(
-        &mut self,
-        pos: &G,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        in_check: bool,
-    ) -> i32 {
-        self.stack[ply].pv.clear();
-        if self.stopped {
-            return 0;
-        }
-        if pos.lost() {
-            return mated_in(ply);
-        }
-        self.count_node(ply);
-        if pos.dead_draw() {
-            return 0;
-        }
-        if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { self.static_eval(pos) };
-        }
-        let pv_node = beta - alpha > 1;
-        let key = pos.zobrist();
-        let hit = self.tt.probe(key);
-        if let Some(h) = hit
-            && !pv_node
-            && let Some(s) = h.cutoff(ply, alpha, beta)
-        {
-            return s;
-        }
-        let stand = if in_check {
-            -INFINITE
-        } else {
-            hit.map_or_else(|| self.static_eval(pos), |h| h.eval)
-        };
-        let mut best = stand;
-        if !in_check {
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-        }
-        let mut moves = core::mem::take(&mut self.stack[ply].moves);
-        let mut scores = core::mem::take(&mut self.stack[ply].scores);
-        pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            self.stack[ply].moves = moves;
-            self.stack[ply].scores = scores;
-            return if pos.no_moves_loses() {
-                mated_in(ply)
-            } else {
-                0
-            };
-        }
-        let tt_code = hit.map_or(0, |h| h.mv);
-        if !in_check {
-            moves.retain(|&m| pos.is_tactical(m));
-        }
-        self.score_moves(pos, &moves, &mut scores, tt_code, ply);
-        let mut best_move = None;
-        for i in 0..moves.len() {
-            Self::pick(&mut moves, &mut scores, i);
-            let mv = moves[i];
-            if !in_check {
-                if stand + pos.gain(mv) + QS_DELTA <= alpha {
-                    continue;
-                }
-                if !pos.see_ge(mv, 0) {
-                    continue;
-                }
-            }
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.is_check();
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-        self.stack[ply].moves = moves;
-        self.stack[ply].scores = scores;
-        if self.stopped {
-            return 0;
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
-            best_move.map_or(0, G::move_code),
-            to_tt(best, ply),
-            if in_check { 0 } else { stand },
-            0,
-            bound,
-        );
-        best
     }
 }

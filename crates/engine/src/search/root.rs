@@ -33,7 +33,7 @@ impl<G: Evaluate> Searcher<G> {
         } else {
             0
         };
-        if self.on(knob::CONT_HIST) || self.on(knob::CAPT_HIST) {
+        if self.on(knob::CONT_HIST) || self.on(knob::CAPT_HIST) || self.on(knob::CORR_HIST) {
             self.tables.ensure();
         }
         self.nodes = 0;
@@ -51,6 +51,7 @@ impl<G: Evaluate> Searcher<G> {
             f.null = false;
             f.slot = history::NO_SLOT;
             f.excluded = None;
+            f.double_exts = 0;
         }
         self.path.clear();
         self.path.extend_from_slice(&history.entries);
