@@ -349,18 +349,9 @@ impl<G: Evaluate> Searcher<G> {
 
             // Shallow pruning once one move has kept us from being mated.
             let may_prune = best > -MATE_BOUND && (!pv_node || pv_prune) && !advance;
-            // Most quiet moves surely give no check (`may_check`): they are
-            // played only once past the pruning below, which skips many.
-            let mut child = None;
-            let gives_check = if tactical || pos.may_check(mv) {
-                let mut c = pos.clone();
-                c.play(mv);
-                let check = c.is_check();
-                child = Some(c);
-                check
-            } else {
-                false
-            };
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.is_check();
             if may_prune
                 && tactical
                 && !gives_check
@@ -472,11 +463,6 @@ impl<G: Evaluate> Searcher<G> {
             };
             self.stack[ply + 1].double_exts = self.stack[ply].double_exts + u8::from(ext == 2);
             let new_depth = depth - 1 + ext;
-            let child = child.unwrap_or_else(|| {
-                let mut c = pos.clone();
-                c.play(mv);
-                c
-            });
             self.stack[ply].slot = pos.history_slot(mv) as u16;
             self.path.push(PathEntry {
                 key: child.zobrist(),
