@@ -29,7 +29,7 @@ use crate::{
     eval::{Evaluate, HISTORY_SLOTS},
     limits::{SearchLimits, TimePlan},
     score::{EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, Score, from_tt, mate_in, mated_in, to_tt},
-    tt::{Bound, TranspositionTable},
+    tt::{Bound, Hit, TranspositionTable},
 };
 
 /// One earlier position of the game, as the repetition rules need it.
@@ -594,6 +594,24 @@ impl<G: Evaluate> Searcher<G> {
             pos.evaluate()
         };
         clamp_eval(v)
+    }
+
+    /// A node's static evaluation: as the game computes it (what the
+    /// table keeps), then with level 8's correction history added (what
+    /// the search uses; the same without [`knob::CORR_HIST`]), and the
+    /// pawn key the correction was read at (0 without the switch). Both
+    /// `-INFINITE` in check, where nothing is evaluated.
+    fn node_evals(&mut self, pos: &G, hit: Option<Hit>, in_check: bool) -> (i32, i32, u64) {
+        if in_check {
+            return (-INFINITE, -INFINITE, 0);
+        }
+        let raw = hit.map_or_else(|| self.static_eval(pos), |h| h.eval);
+        if !self.on(knob::CORR_HIST) {
+            return (raw, raw, 0);
+        }
+        let pawn_key = pos.pawn_key();
+        let corrected = clamp_eval(raw + self.tables.correction(Color2::of(pos).0, pawn_key));
+        (raw, corrected, pawn_key)
     }
 }
 

@@ -156,18 +156,7 @@ impl<G: Evaluate> Searcher<G> {
 
         // The table keeps the evaluation as the game computes it; the
         // correction history's learnt offset is added afresh each time.
-        let raw_eval = if in_check {
-            -INFINITE
-        } else {
-            hit.map_or_else(|| self.static_eval(pos), |h| h.eval)
-        };
-        let corr = self.on(knob::CORR_HIST);
-        let pawn_key = if corr { pos.pawn_key() } else { 0 };
-        let static_eval = if in_check || !corr {
-            raw_eval
-        } else {
-            clamp_eval(raw_eval + self.tables.correction(Color2::of(pos).0, pawn_key))
-        };
+        let (raw_eval, static_eval, pawn_key) = self.node_evals(pos, hit, in_check);
         let eval = match hit {
             // A stored bound on the true value is a better guess.
             Some(h) if !in_check && h.score.abs() < MATE_BOUND => match h.bound {
@@ -624,7 +613,7 @@ impl<G: Evaluate> Searcher<G> {
         };
         // The correction history learns from quiet outcomes whose bound
         // says on which side of the static evaluation the truth lies.
-        if corr
+        if self.on(knob::CORR_HIST)
             && !in_check
             && best.abs() < MATE_BOUND
             && best_move.is_none_or(|m| !pos.is_tactical(m))

@@ -55,16 +55,7 @@ impl<G: Evaluate> Searcher<G> {
         {
             return s;
         }
-        let raw_stand = if in_check {
-            -INFINITE
-        } else {
-            hit.map_or_else(|| self.static_eval(pos), |h| h.eval)
-        };
-        let stand = if in_check || !self.on(knob::CORR_HIST) {
-            raw_stand
-        } else {
-            clamp_eval(raw_stand + self.tables.correction(Color2::of(pos).0, pos.pawn_key()))
-        };
+        let (raw_stand, stand, _) = self.node_evals(pos, hit, in_check);
         let mut best = stand;
         if !in_check {
             if stand >= beta {
