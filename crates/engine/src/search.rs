@@ -345,6 +345,11 @@ pub(crate) mod knob {
     /// material, so a mate or a fork by check one ply past the horizon is
     /// seen. Not played: 96.5/200 on top of `CORR_HIST` (session 22).
     pub(crate) const QS_CHECKS: u32 = 16_777_216;
+    /// With [`CORR_HIST`]: three more correction entries beside the pawn
+    /// structure's, keyed by White's pieces, Black's pieces (each a hash
+    /// of that side's non-pawn pieces) and the opponent's last move; each
+    /// counts half.
+    pub(crate) const CORR2: u32 = 33_554_432;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
@@ -599,19 +604,35 @@ impl<G: Evaluate> Searcher<G> {
     /// A node's static evaluation: as the game computes it (what the
     /// table keeps), then with level 8's correction history added (what
     /// the search uses; the same without [`knob::CORR_HIST`]), and the
-    /// pawn key the correction was read at (0 without the switch). Both
+    /// keys the correction was read at (zero without the switch). Both
     /// `-INFINITE` in check, where nothing is evaluated.
-    fn node_evals(&mut self, pos: &G, hit: Option<Hit>, in_check: bool) -> (i32, i32, u64) {
+    fn node_evals(
+        &mut self,
+        pos: &G,
+        hit: Option<Hit>,
+        in_check: bool,
+        ply: usize,
+    ) -> (i32, i32, history::CorrKeys) {
+        let none = history::CorrKeys::default();
         if in_check {
-            return (-INFINITE, -INFINITE, 0);
+            return (-INFINITE, -INFINITE, none);
         }
         let raw = hit.map_or_else(|| self.static_eval(pos), |h| h.eval);
         if !self.on(knob::CORR_HIST) {
-            return (raw, raw, 0);
+            return (raw, raw, none);
         }
-        let pawn_key = pos.pawn_key();
-        let corrected = clamp_eval(raw + self.tables.correction(Color2::of(pos).0, pawn_key));
-        (raw, corrected, pawn_key)
+        let wide = self.on(knob::CORR2);
+        let keys = history::CorrKeys {
+            pawn: pos.pawn_key(),
+            pieces: if wide { pos.piece_keys() } else { [0, 0] },
+            prev: if ply >= 1 {
+                self.stack[ply - 1].slot
+            } else {
+                history::NO_SLOT
+            },
+        };
+        let correction = self.tables.correction(Color2::of(pos).0, &keys, wide);
+        (raw, clamp_eval(raw + correction), keys)
     }
 }
 

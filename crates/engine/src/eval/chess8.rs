@@ -175,6 +175,29 @@ impl<R: Eval8> Evaluate for Position<R> {
         h ^ (h >> 29) ^ (h >> 47)
     }
 
+    #[inline]
+    fn piece_keys(&self) -> [u64; 2] {
+        let b = self.board();
+        let key = |c: Color| {
+            let ours = b.by_color(c);
+            // One odd multiplier per role, so that the same squares held
+            // by other roles give another key.
+            let h = (b.knights() & ours).0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ (b.by_role(Role::Bishop) & ours)
+                    .0
+                    .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                ^ (b.by_role(Role::Rook) & ours)
+                    .0
+                    .wrapping_mul(0x1656_67B1_9E37_79F9)
+                ^ (b.by_role(Role::Queen) & ours)
+                    .0
+                    .wrapping_mul(0x27D4_EB2F_1656_67C5)
+                ^ (b.kings() & ours).0.wrapping_mul(0x85EB_CA77_C2B2_AE63);
+            h ^ (h >> 29) ^ (h >> 47)
+        };
+        [key(Color::White), key(Color::Black)]
+    }
+
     /// Level 8's evaluation: `Eval8::TOP_PARAMS` (the game's level-8 weights), plus the network's
     /// correction in the games that have one.
     #[inline]
@@ -742,5 +765,30 @@ mod tests {
         assert_eq!(a.pawn_key(), b.pawn_key());
         assert_ne!(a.pawn_key(), c.pawn_key());
         assert_ne!(a.pawn_key(), d.pawn_key(), "the colours of the pawns count");
+    }
+
+    #[test]
+    fn each_sides_piece_key_follows_that_sides_pieces_only() {
+        let fen = |f: &str| Chess::from_fen(f).unwrap_or_else(|e| unreachable!("{e}"));
+        let a = fen("4k3/pp1n4/8/8/8/8/PP3B2/4K1R1 w - - 0 1");
+        let pawns_moved = fen("4k3/p2n4/1p6/8/8/P7/1P3B2/4K1R1 b - - 0 1");
+        let white_bishop_moved = fen("4k3/pp1n4/8/8/8/4B3/PP6/4K1R1 w - - 0 1");
+        let white_rook_for_bishop = fen("4k3/pp1n4/8/8/8/8/PP3R2/4K1B1 w - - 0 1");
+        let black_knight_moved = fen("4k3/pp6/8/2n5/8/8/PP3B2/4K1R1 w - - 0 1");
+        let [w, b] = a.piece_keys();
+        assert_eq!(
+            pawns_moved.piece_keys(),
+            [w, b],
+            "pawns and side to move do not count"
+        );
+        assert_ne!(white_bishop_moved.piece_keys()[0], w);
+        assert_eq!(white_bishop_moved.piece_keys()[1], b);
+        assert_ne!(
+            white_rook_for_bishop.piece_keys()[0],
+            w,
+            "which piece stands where counts"
+        );
+        assert_eq!(black_knight_moved.piece_keys()[0], w);
+        assert_ne!(black_knight_moved.piece_keys()[1], b);
     }
 }

@@ -121,6 +121,15 @@ pub trait Evaluate: Game {
         0
     }
 
+    /// Hashes of White's and of Black's pieces other than pawns (king
+    /// included), the keys of level 8's second correction history
+    /// ([`crate::search`]'s `CORR2`): an evaluation that misjudges a
+    /// piece setup misjudges it whatever the pawns do. `[0, 0]` in games
+    /// without one.
+    fn piece_keys(&self) -> [u64; 2] {
+        [0, 0]
+    }
+
     /// Level 8's evaluation (centipawns, side to move): the hand-set
     /// evaluation with the terms only level 8 weighs, plus the trained
     /// network's correction in games that have one; `None` where level 8

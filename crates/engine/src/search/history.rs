@@ -28,6 +28,19 @@ pub(super) struct Tables {
     /// `[side][pawn-structure key % CORR_SIZE]`: the correction history,
     /// in 1/[`CORR_GRAIN`] centipawn.
     corr: Vec<i32>,
+    /// [`knob::CORR2`]'s tables, in the same unit: `[side][colour][that
+    /// colour's piece key % CORR_SIZE]`, then `[side][the opponent's last
+    /// move's slot]`.
+    corr2: Vec<i32>,
+}
+
+/// Where a node's correction is read and learnt: its pawn key, each
+/// colour's piece key and the slot of the move that led to it.
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct CorrKeys {
+    pub(super) pawn: u64,
+    pub(super) pieces: [u64; 2],
+    pub(super) prev: u16,
 }
 
 /// Entries of the correction history per side: enough that two pawn
@@ -55,6 +68,7 @@ impl Tables {
             self.cont = vec![0; 2 * 2 * HISTORY_SLOTS * HISTORY_SLOTS];
             self.capt = vec![0; 2 * HISTORY_SLOTS * VICTIMS];
             self.corr = vec![0; 2 * CORR_SIZE];
+            self.corr2 = vec![0; 4 * CORR_SIZE + 2 * HISTORY_SLOTS];
         }
     }
 
@@ -63,6 +77,7 @@ impl Tables {
         self.cont.fill(0);
         self.capt.fill(0);
         self.corr.fill(0);
+        self.corr2.fill(0);
     }
 
     #[inline]
@@ -70,31 +85,68 @@ impl Tables {
         us * CORR_SIZE + (pawn_key as usize & (CORR_SIZE - 1))
     }
 
-    /// What the searches so far say the static evaluation misses in this
-    /// pawn structure, in centipawns for the side `us` to move; 0 before
-    /// the tables exist.
+    /// [`Self::corr2`]'s entries for `keys`: White's pieces, Black's,
+    /// then the previous move (none after a null move or at the root).
     #[inline]
-    pub(super) fn correction(&self, us: usize, pawn_key: u64) -> i32 {
+    fn corr2_indices(us: usize, keys: &CorrKeys) -> [Option<usize>; 3] {
+        let piece =
+            |c: usize| (us * 2 + c) * CORR_SIZE + (keys.pieces[c] as usize & (CORR_SIZE - 1));
+        [
+            Some(piece(0)),
+            Some(piece(1)),
+            (keys.prev != NO_SLOT)
+                .then(|| 4 * CORR_SIZE + us * HISTORY_SLOTS + usize::from(keys.prev)),
+        ]
+    }
+
+    /// What the searches so far say the static evaluation misses at a
+    /// node with `keys`, in centipawns for the side `us` to move: the
+    /// pawn structure's entry, and with `wide` ([`knob::CORR2`]) half of
+    /// each other entry's too (they all learn the same error, so their
+    /// plain sum would overshoot); 0 before the tables exist.
+    #[inline]
+    pub(super) fn correction(&self, us: usize, keys: &CorrKeys, wide: bool) -> i32 {
         if self.corr.is_empty() {
             return 0;
         }
-        self.corr[Self::corr_index(us, pawn_key)] / CORR_GRAIN
+        let mut c = self.corr[Self::corr_index(us, keys.pawn)];
+        if wide {
+            let more: i32 = Self::corr2_indices(us, keys)
+                .iter()
+                .flatten()
+                .map(|&i| self.corr2[i])
+                .sum();
+            c += more / 2;
+        }
+        c / CORR_GRAIN
     }
 
-    /// Moves the entry toward `diff` (search score minus corrected static
-    /// evaluation, centipawns), the more the deeper the search that
-    /// found it.
+    /// Moves the entries toward `diff` (search score minus corrected
+    /// static evaluation, centipawns), the more the deeper the search
+    /// that found it.
     #[inline]
-    pub(super) fn update_correction(&mut self, us: usize, pawn_key: u64, diff: i32, depth: i32) {
+    pub(super) fn update_correction(
+        &mut self,
+        us: usize,
+        keys: &CorrKeys,
+        diff: i32,
+        depth: i32,
+        wide: bool,
+    ) {
         if self.corr.is_empty() {
             return;
         }
-        let i = Self::corr_index(us, pawn_key);
         let weight = (depth + 1).clamp(1, 16);
         let target = diff.clamp(-4 * CORR_MAX_CP, 4 * CORR_MAX_CP) * CORR_GRAIN;
         let limit = CORR_MAX_CP * CORR_GRAIN;
-        self.corr[i] =
-            ((self.corr[i] * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        let nudge =
+            |e: &mut i32| *e = ((*e * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        nudge(&mut self.corr[Self::corr_index(us, keys.pawn)]);
+        if wide {
+            for i in Self::corr2_indices(us, keys).into_iter().flatten() {
+                nudge(&mut self.corr2[i]);
+            }
+        }
     }
 
     #[inline]
@@ -193,28 +245,65 @@ mod tests {
 
     #[test]
     fn corrections_follow_the_search_per_side_and_structure_and_stay_bounded() {
+        let k = |pawn: u64| CorrKeys {
+            pawn,
+            pieces: [7, 9],
+            prev: NO_SLOT,
+        };
         let mut t = Tables::default();
-        t.update_correction(0, 42, 100, 10);
-        assert_eq!(t.correction(0, 42), 0, "no tables yet: neutral");
+        t.update_correction(0, &k(42), 100, 10, false);
+        assert_eq!(t.correction(0, &k(42), false), 0, "no tables yet: neutral");
         t.ensure();
         for _ in 0..60 {
-            t.update_correction(0, 42, 40, 10);
+            t.update_correction(0, &k(42), 40, 10, false);
         }
-        let c = t.correction(0, 42);
+        let c = t.correction(0, &k(42), false);
         assert!((30..=40).contains(&c), "{c}");
-        assert_eq!(t.correction(1, 42), 0, "the other side's entry");
-        assert_eq!(t.correction(0, 43), 0, "another structure");
+        assert_eq!(t.correction(1, &k(42), false), 0, "the other side's entry");
+        assert_eq!(t.correction(0, &k(43), false), 0, "another structure");
+        assert_eq!(
+            t.correction(0, &k(42), true),
+            c,
+            "the wide tables learnt nothing"
+        );
         for _ in 0..200 {
-            t.update_correction(0, 42, -5000, 20);
+            t.update_correction(0, &k(42), -5000, 20, false);
         }
-        assert_eq!(t.correction(0, 42), -CORR_MAX_CP);
-        let before = t.correction(0, 42);
-        t.update_correction(0, 42, 0, 0);
+        assert_eq!(t.correction(0, &k(42), false), -CORR_MAX_CP);
+        let before = t.correction(0, &k(42), false);
+        t.update_correction(0, &k(42), 0, 0, false);
         assert!(
-            t.correction(0, 42) > before,
+            t.correction(0, &k(42), false) > before,
             "a shallow result still moves it"
         );
         t.clear();
-        assert_eq!(t.correction(0, 42), 0);
+        assert_eq!(t.correction(0, &k(42), false), 0);
+    }
+
+    #[test]
+    fn the_wide_correction_learns_piece_setups_and_the_last_move() {
+        let mut t = Tables::default();
+        t.ensure();
+        let keys = CorrKeys {
+            pawn: 1,
+            pieces: [2, 3],
+            prev: 5,
+        };
+        for _ in 0..200 {
+            t.update_correction(1, &keys, 40, 10, true);
+        }
+        let other_pawns = CorrKeys { pawn: 99, ..keys };
+        // Three wide entries near 40 cp, read at half weight.
+        let c = t.correction(1, &other_pawns, true);
+        assert!((50..=60).contains(&c), "{c}");
+        assert_eq!(t.correction(1, &other_pawns, false), 0);
+        let one_side = CorrKeys {
+            pawn: 99,
+            pieces: [2, 77],
+            prev: NO_SLOT,
+        };
+        let c = t.correction(1, &one_side, true);
+        assert!((17..=20).contains(&c), "only White's pieces match: {c}");
+        assert_eq!(t.correction(0, &keys, true), 0, "the other side to move");
     }
 }

@@ -156,7 +156,7 @@ impl<G: Evaluate> Searcher<G> {
 
         // The table keeps the evaluation as the game computes it; the
         // correction history's learnt offset is added afresh each time.
-        let (raw_eval, static_eval, pawn_key) = self.node_evals(pos, hit, in_check);
+        let (raw_eval, static_eval, corr_keys) = self.node_evals(pos, hit, in_check, ply);
         let eval = match hit {
             // A stored bound on the true value is a better guess.
             Some(h) if !in_check && h.score.abs() < MATE_BOUND => match h.bound {
@@ -620,8 +620,9 @@ impl<G: Evaluate> Searcher<G> {
             && !(bound == Bound::Lower && best <= static_eval)
             && !(bound == Bound::Upper && best >= static_eval)
         {
+            let wide = self.on(knob::CORR2);
             self.tables
-                .update_correction(us.0, pawn_key, best - static_eval, depth);
+                .update_correction(us.0, &corr_keys, best - static_eval, depth, wide);
         }
         self.tt.store(
             key,

@@ -55,7 +55,7 @@ impl<G: Evaluate> Searcher<G> {
         {
             return s;
         }
-        let (raw_stand, stand, _) = self.node_evals(pos, hit, in_check);
+        let (raw_stand, stand, _) = self.node_evals(pos, hit, in_check, ply);
         let mut best = stand;
         if !in_check {
             if stand >= beta {
@@ -98,6 +98,10 @@ impl<G: Evaluate> Searcher<G> {
             let gives_check = child.is_check();
             if quiet && !gives_check {
                 continue;
+            }
+            if self.on(knob::CORR2) {
+                // The child's correction reads the move that led to it.
+                self.stack[ply].slot = pos.history_slot(mv) as u16;
             }
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, gives_check);
             if self.stopped {
