@@ -179,6 +179,9 @@ struct Frame<M> {
     /// Double extensions on the path to this node ([`knob::SING_EXT2`]),
     /// capped so that they cannot make a search explode.
     double_exts: u8,
+    /// The move being searched from this ply is quiet
+    /// ([`knob::PRIOR_BONUS`]).
+    quiet: bool,
 }
 
 impl<M> Frame<M> {
@@ -193,6 +196,7 @@ impl<M> Frame<M> {
             null: false,
             captures: Vec::with_capacity(32),
             slot: history::NO_SLOT,
+            quiet: false,
             excluded: None,
             double_exts: 0,
         }
@@ -350,6 +354,15 @@ pub(crate) mod knob {
     /// of that side's non-pawn pieces) and the opponent's last move; each
     /// counts half.
     pub(crate) const CORR2: u32 = 33_554_432;
+    /// The table remembers which nodes were on a principal variation;
+    /// such nodes, searched again with a null window, reduce their late
+    /// moves a ply less (they are where the game's line is most likely
+    /// to run).
+    pub(crate) const TT_PV: u32 = 67_108_864;
+    /// A node where every move failed low credits the opponent's quiet
+    /// move that led to it (history and continuation history), as if it
+    /// had cut off: it did, one ply up, without being tried as a cut.
+    pub(crate) const PRIOR_BONUS: u32 = 134_217_728;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,

@@ -23,6 +23,8 @@ struct Entry {
     mv: u16,
     score: i16,
     eval: i16,
+    /// Remaining depth (low 7 bits) and whether the node was on a
+    /// principal variation when stored (high bit).
     depth: u8,
     /// Generation (high 6 bits) and bound (low 2 bits; 0 = empty slot).
     info: u8,
@@ -41,6 +43,9 @@ pub(crate) struct Hit {
     pub(crate) depth: i32,
     /// How the score bounds the true value.
     pub(crate) bound: Bound,
+    /// The node was on a principal variation, then or earlier
+    /// ([`crate::search`]'s `TT_PV`).
+    pub(crate) pv: bool,
 }
 
 impl Hit {
@@ -60,6 +65,9 @@ impl Hit {
 }
 
 const BUCKET: usize = 4;
+/// [`Entry::depth`]'s two parts: searches never go 127 plies deep.
+const DEPTH_MASK: u8 = 127;
+const PV_FLAG: u8 = 128;
 
 /// A fixed-size table of buckets; replacement prefers keeping deep,
 /// recent entries.
@@ -109,7 +117,8 @@ impl TranspositionTable {
                 mv: e.mv,
                 score: i32::from(e.score),
                 eval: i32::from(e.eval),
-                depth: i32::from(e.depth),
+                depth: i32::from(e.depth & DEPTH_MASK),
+                pv: e.depth & PV_FLAG != 0,
                 bound: match e.info & 3 {
                     1 => Bound::Lower,
                     2 => Bound::Upper,
@@ -119,7 +128,10 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Scores must already be node-relative
-    /// ([`crate::score::to_tt`]) and inside the `i16` range.
+    /// ([`crate::score::to_tt`]) and inside the `i16` range; `pv` marks a
+    /// node on a principal variation. One argument per field of the
+    /// entry, hence the count.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn store(
         &mut self,
@@ -129,6 +141,7 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
+        pv: bool,
     ) {
         let generation = self.generation;
         let i = self.index(key);
@@ -145,7 +158,7 @@ impl TranspositionTable {
                     let worth = if e.info & 3 == 0 {
                         i32::MIN
                     } else {
-                        i32::from(e.depth) - 4 * i32::from(age(e))
+                        i32::from(e.depth & DEPTH_MASK) - 4 * i32::from(age(e))
                     };
                     if worth < best_worth {
                         best_worth = worth;
@@ -161,7 +174,7 @@ impl TranspositionTable {
         if e.key == key
             && e.info & 3 != 0
             && age(e) == 0
-            && i32::from(e.depth) > depth + 2
+            && i32::from(e.depth & DEPTH_MASK) > depth + 2
             && bound != Bound::Exact
         {
             return;
@@ -177,7 +190,7 @@ impl TranspositionTable {
             mv,
             score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
             eval: eval.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
-            depth: depth.clamp(0, 255) as u8,
+            depth: depth.clamp(0, i32::from(DEPTH_MASK)) as u8 | if pv { PV_FLAG } else { 0 },
             info: generation << 2 | b,
         };
     }
@@ -203,15 +216,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_pv_mark_is_kept_apart_from_the_depth() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(9, 3, 20, 10, 100, Bound::Exact, true);
+        let hit = tt.probe(9).unwrap_or_else(|| unreachable!("stored"));
+        assert_eq!((hit.depth, hit.pv), (100, true));
+        tt.store(9, 3, 20, 10, 400, Bound::Lower, false);
+        let hit = tt.probe(9).unwrap_or_else(|| unreachable!("stored"));
+        assert_eq!(
+            (hit.depth, hit.pv),
+            (127, false),
+            "depth capped, mark cleared"
+        );
+    }
+
+    #[test]
     fn stores_and_finds_and_replaces_shallow_old_entries() {
         let mut tt = TranspositionTable::new(1);
         assert!(tt.probe(7).is_none());
-        tt.store(7, 42, -300, 10, 5, Bound::Lower);
+        tt.store(7, 42, -300, 10, 5, Bound::Lower, false);
         let hit = tt.probe(7).unwrap_or_else(|| unreachable!("stored"));
         assert_eq!((hit.mv, hit.score, hit.eval, hit.depth), (42, -300, 10, 5));
         assert_eq!(hit.bound, Bound::Lower);
         // A move-less store keeps the old move.
-        tt.store(7, 0, 50, 10, 6, Bound::Upper);
+        tt.store(7, 0, 50, 10, 6, Bound::Upper, false);
         let hit = tt.probe(7).unwrap_or_else(|| unreachable!("stored"));
         assert_eq!((hit.mv, hit.score, hit.bound), (42, 50, Bound::Upper));
         // Fill one bucket past capacity: keys that map to the same bucket.
@@ -220,9 +248,9 @@ mod tests {
         let same: Vec<u64> = (1..=5).collect();
         assert!(same.iter().all(|&k| tt.index(k) == 0));
         for (d, &k) in same.iter().enumerate().take(4) {
-            tt.store(k, 1, 0, 0, 10 + d as i32, Bound::Exact);
+            tt.store(k, 1, 0, 0, 10 + d as i32, Bound::Exact, false);
         }
-        tt.store(same[4], 1, 0, 0, 1, Bound::Exact);
+        tt.store(same[4], 1, 0, 0, 1, Bound::Exact, false);
         // The shallowest (depth 10) was the victim.
         assert!(tt.probe(same[0]).is_none());
         assert!(tt.probe(same[4]).is_some());

@@ -168,6 +168,7 @@ impl<G: Evaluate> Searcher<G> {
             _ => static_eval,
         };
         self.stack[ply].eval = eval;
+        let tt_pv = self.on(knob::TT_PV) && (pv_node || hit.is_some_and(|h| h.pv));
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
         let static_cuts = ply > 1 || !self.root_sacrifice;
@@ -338,9 +339,17 @@ impl<G: Evaluate> Searcher<G> {
 
             // Shallow pruning once one move has kept us from being mated.
             let may_prune = best > -MATE_BOUND && (!pv_node || pv_prune) && !advance;
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.is_check();
+            // A quiet move that cannot give check (`may_check` never
+            // misses one) meets the pruning below before it is played:
+            // most such moves late in a node are pruned, and the copy and
+            // the play were most of a pruned move's cost.
+            let surely_quiet = may_prune && !tactical && !in_check && !pos.may_check(mv);
+            let played = (!surely_quiet).then(|| {
+                let mut c = pos.clone();
+                c.play(mv);
+                c
+            });
+            let gives_check = played.as_ref().is_some_and(|c| c.is_check());
             if may_prune
                 && tactical
                 && !gives_check
@@ -450,9 +459,15 @@ impl<G: Evaluate> Searcher<G> {
             } else {
                 singular_ext
             };
+            let child = played.unwrap_or_else(|| {
+                let mut c = pos.clone();
+                c.play(mv);
+                c
+            });
             self.stack[ply + 1].double_exts = self.stack[ply].double_exts + u8::from(ext == 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply].slot = pos.history_slot(mv) as u16;
+            self.stack[ply].quiet = !tactical;
             self.path.push(PathEntry {
                 key: child.zobrist(),
                 check: gives_check,
@@ -482,6 +497,7 @@ impl<G: Evaluate> Searcher<G> {
                     r -= i32::from(advance);
                     r += i32::from(tt_tactical);
                     r -= i32::from(pv_node);
+                    r -= i32::from(tt_pv && !pv_node);
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
                     r -= i32::from(is_killer);
@@ -611,6 +627,9 @@ impl<G: Evaluate> Searcher<G> {
         } else {
             Bound::Upper
         };
+        if bound == Bound::Upper && ply >= 1 && self.on(knob::PRIOR_BONUS) {
+            self.credit_prior_move(ply, depth, us);
+        }
         // The correction history learns from quiet outcomes whose bound
         // says on which side of the static evaluation the truth lies.
         if self.on(knob::CORR_HIST)
@@ -631,8 +650,28 @@ impl<G: Evaluate> Searcher<G> {
             raw_eval,
             depth,
             bound,
+            tt_pv,
         );
         best
+    }
+
+    /// [`knob::PRIOR_BONUS`]: every move failed low here, so the
+    /// opponent's quiet move that led here (at `ply` − 1) scores above
+    /// its node's alpha, as a cut-off does; it gets a cut-off's history
+    /// bonus.
+    fn credit_prior_move(&mut self, ply: usize, depth: i32, us: Color2) {
+        let parent = &self.stack[ply - 1];
+        if parent.slot == history::NO_SLOT || !parent.quiet || parent.excluded.is_some() {
+            return;
+        }
+        let slot = usize::from(parent.slot);
+        let them = Color2(1 - us.0);
+        let bonus = (depth * depth * 16).min(2000);
+        self.update_history(them, slot, bonus);
+        if self.on(knob::CONT_HIST) {
+            let prev = self.prev_slots(ply - 1);
+            self.tables.update_cont(them.0, prev, slot, bonus);
+        }
     }
 
     /// The reduction table: level 8's own with [`knob::LMR`] (steeper

@@ -135,6 +135,7 @@ impl<G: Evaluate> Searcher<G> {
             if in_check { 0 } else { raw_stand },
             0,
             bound,
+            false,
         );
         best
     }

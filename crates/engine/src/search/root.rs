@@ -277,6 +277,7 @@ impl<G: Evaluate> Searcher<G> {
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             self.stack[0].slot = root.history_slot(mv) as u16;
+            self.stack[0].quiet = !root.is_tactical(mv);
             self.path.push(PathEntry {
                 key: child.zobrist(),
                 check: gives_check,
