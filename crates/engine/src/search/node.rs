@@ -339,17 +339,9 @@ impl<G: Evaluate> Searcher<G> {
 
             // Shallow pruning once one move has kept us from being mated.
             let may_prune = best > -MATE_BOUND && (!pv_node || pv_prune) && !advance;
-            // A quiet move that cannot give check (`may_check` never
-            // misses one) meets the pruning below before it is played:
-            // most such moves late in a node are pruned, and the copy and
-            // the play were most of a pruned move's cost.
-            let surely_quiet = may_prune && !tactical && !in_check && !pos.may_check(mv);
-            let played = (!surely_quiet).then(|| {
-                let mut c = pos.clone();
-                c.play(mv);
-                c
-            });
-            let gives_check = played.as_ref().is_some_and(|c| c.is_check());
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.is_check();
             if may_prune
                 && tactical
                 && !gives_check
@@ -459,11 +451,6 @@ impl<G: Evaluate> Searcher<G> {
             } else {
                 singular_ext
             };
-            let child = played.unwrap_or_else(|| {
-                let mut c = pos.clone();
-                c.play(mv);
-                c
-            });
             self.stack[ply + 1].double_exts = self.stack[ply].double_exts + u8::from(ext == 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply].slot = pos.history_slot(mv) as u16;
