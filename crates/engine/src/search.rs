@@ -363,6 +363,10 @@ pub(crate) mod knob {
     /// move that led to it (history and continuation history), as if it
     /// had cut off: it did, one ply up, without being tried as a cut.
     pub(crate) const PRIOR_BONUS: u32 = 134_217_728;
+    /// Late moves of an expected cut node are reduced two plies more
+    /// (one without): such a node needs one move to cut, which is
+    /// usually among the first few.
+    pub(crate) const CUT_LMR2: u32 = 268_435_456;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,

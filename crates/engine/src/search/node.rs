@@ -321,6 +321,7 @@ impl<G: Evaluate> Searcher<G> {
             _ => None,
         };
         let ext2 = self.on(knob::SING_EXT2);
+        let cut_lmr2 = self.on(knob::CUT_LMR2);
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -486,7 +487,7 @@ impl<G: Evaluate> Searcher<G> {
                     r -= i32::from(pv_node);
                     r -= i32::from(tt_pv && !pv_node);
                     r += i32::from(!improving);
-                    r += i32::from(cut_node);
+                    r += i32::from(cut_node) * if cut_lmr2 { 2 } else { 1 };
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
                     r -= self.quiet_stat(pos, mv, ply, us) / hist_div;
