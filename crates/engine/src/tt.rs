@@ -44,7 +44,7 @@ pub(crate) struct Hit {
     /// How the score bounds the true value.
     pub(crate) bound: Bound,
     /// The node was on a principal variation, then or earlier
-    /// ([`crate::search`]'s `TT_PV`).
+    /// (the search's `TT_PV` switch).
     pub(crate) pv: bool,
 }
 

@@ -123,7 +123,7 @@ pub trait Evaluate: Game {
 
     /// Hashes of White's and of Black's pieces other than pawns (king
     /// included), the keys of level 8's second correction history
-    /// ([`crate::search`]'s `CORR2`): an evaluation that misjudges a
+    /// (the search's `CORR2` switch): an evaluation that misjudges a
     /// piece setup misjudges it whatever the pawns do. `[0, 0]` in games
     /// without one.
     fn piece_keys(&self) -> [u64; 2] {
