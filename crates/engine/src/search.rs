@@ -237,6 +237,13 @@ const DOUBLE_EXT_MARGIN: i32 = 20;
 /// Double extensions allowed on one path.
 const DOUBLE_EXT_MAX: u8 = 6;
 
+/// The history bonus of a cut-off at `depth` (and of the move credited
+/// for a fail low below it, [`knob::PRIOR_BONUS`]).
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 16).min(2000)
+}
+
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;

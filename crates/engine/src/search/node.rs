@@ -553,7 +553,7 @@ impl<G: Evaluate> Searcher<G> {
                         pv.extend_from_slice(&tail[0].pv);
                     }
                     if score >= beta {
-                        let bonus = (depth * depth * 16).min(2000);
+                        let bonus = history_bonus(depth);
                         if !tactical {
                             let f = &mut self.stack[ply];
                             if f.killers[0] != Some(mv) {
@@ -654,7 +654,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         let slot = usize::from(parent.slot);
         let them = Color2(1 - us.0);
-        let bonus = (depth * depth * 16).min(2000);
+        let bonus = history_bonus(depth);
         self.update_history(them, slot, bonus);
         if self.on(knob::CONT_HIST) {
             let prev = self.prev_slots(ply - 1);
