@@ -7,6 +7,7 @@ mod chess8;
 mod chess_endgame;
 mod chess_king;
 mod chess_pst;
+mod chess_space;
 mod chess_terms;
 mod horde;
 mod standard;
