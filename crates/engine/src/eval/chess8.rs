@@ -480,10 +480,15 @@ pub(crate) fn adjacent_files(file: File) -> Bitboard {
 /// Squares attacked by `color`'s pawns.
 #[inline]
 pub(crate) fn pawn_attack_set(board: &Board, color: Color) -> Bitboard {
-    let pawns = board.pawns() & board.by_color(color);
+    pawn_attacks_from(color, board.pawns() & board.by_color(color))
+}
+
+/// Squares `color`'s pawns would attack from `from`.
+#[inline]
+pub(crate) fn pawn_attacks_from(color: Color, from: Bitboard) -> Bitboard {
     let not_a = !Bitboard::file(File::A).0;
     let not_h = !Bitboard::file(File::H).0;
-    let p = pawns.0;
+    let p = from.0;
     Bitboard(match color {
         Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
         Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),

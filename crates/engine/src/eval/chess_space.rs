@@ -2,21 +2,28 @@
 //! the pawns, threats a pawn push would make, squares the enemy cannot
 //! use, and a rook the king shuts in. Session 24 replayed the games level
 //! 8 lost to Fairy-Stockfish with the reference's own scores: most were
-//! decided by a drop of one to one and a half pawns between the 4th and
-//! the 25th move, with no tactic behind it, and ten times the time
-//! avoided only a third of those moves (docs/strength-search-session-24.md).
+//! decided by a drop of one to one and a half pawns, half of them
+//! between the 10th and the 25th move, with no tactic behind it, and ten
+//! times the time avoided only a third of those moves
+//! (docs/strength-search-session-24.md).
 //! These are the middle-game ideas a classical evaluation has and ours
 //! lacked. Fitted to the reference's scores they lowered the held-out
-//! error by 3.6% but did not win games against it, so their weights are
-//! zero and level 8 plays without them; the fitted weights are in that
-//! page for the next fit.
+//! error by 3.6%, but no match against it has shown a gain yet (side by
+//! side with the build without them: 34.5/200 to 26/200, z = +1.5), so
+//! their weights are zero and level 8 plays without them; the fitted
+//! weights are in that page.
 
 use chessplayx_rules::{
     Color,
-    chess::{Bitboard, Board, File, Rank, Role, rook_attacks},
+    chess::{Bitboard, Board, File, Rank, Role, Square, rook_attacks},
 };
 
-use super::{Tapered, chess_king::Attacks, chess_terms::ChessTerms};
+use super::{
+    Tapered,
+    chess_king::Attacks,
+    chess_terms::{ChessTerms, step},
+    chess8::{pawn_attacks_from, relative},
+};
 
 /// Non-pawn material of both sides (in `SEE_VALUE`s)
 /// from which space counts: about three quarters of the starting 6,500,
@@ -81,7 +88,7 @@ pub(crate) fn terms(
     let safe = !theirs.all | ours.all;
     let targets = (pushed | double) & !theirs.pawns & safe;
     let pieces = board.by_color(us.other()) & !board.pawns() & !board.kings();
-    s += t.push_threat * (pawn_attacks(us, targets) & pieces).count() as i32;
+    s += t.push_threat * (pawn_attacks_from(us, targets) & pieces).count() as i32;
 
     // Squares both attack where the enemy has neither a pawn's guard nor
     // more attackers than we do.
@@ -91,13 +98,10 @@ pub(crate) fn terms(
     // A rook on the first rank between the king and the near corner,
     // with hardly a square to go to.
     if let Some(k) = board.king_of(us) {
-        let home = match us {
-            Color::White => Rank::First,
-            Color::Black => Rank::Eighth,
-        };
-        if k.rank() == home {
+        if relative(us, k).rank() == Rank::First {
+            let home = Bitboard::rank(k.rank());
             let kf = k.file() as u32;
-            for sq in board.by_role(Role::Rook) & own & Bitboard::rank(home) {
+            for sq in board.by_role(Role::Rook) & own & home {
                 let rf = sq.file() as u32;
                 let shut = if kf >= File::E as u32 {
                     rf > kf
@@ -116,17 +120,17 @@ pub(crate) fn terms(
 
 /// The pawn storm against the king of `us` on `k` and the files in front
 /// of it without a pawn of ours, as a middle-game penalty.
-fn storm(board: &Board, us: Color, k: chessplayx_rules::chess::Square, t: &ChessTerms) -> i32 {
+fn storm(board: &Board, us: Color, k: Square, t: &ChessTerms) -> i32 {
     let ours = board.pawns() & board.by_color(us);
     let theirs = board.pawns() & board.by_color(us.other());
     let centre = (k.file() as u32).clamp(File::B as u32, File::G as u32);
-    let king_rank = relative_rank(us, k.rank() as u32);
+    let rank_of = |sq: Square| relative(us, sq).rank() as usize;
+    let king_rank = rank_of(k);
     let mut penalty = 0;
     for f in centre - 1..=centre + 1 {
         let Some(file) = File::new(f) else { continue };
         let on_file = Bitboard::file(file);
-        let in_front =
-            |sq: chessplayx_rules::chess::Square| relative_rank(us, sq.rank() as u32) > king_rank;
+        let in_front = |sq: Square| rank_of(sq) > king_rank;
         if !(ours & on_file).into_iter().any(in_front) {
             penalty += t.bare_file;
         }
@@ -134,18 +138,16 @@ fn storm(board: &Board, us: Color, k: chessplayx_rules::chess::Square, t: &Chess
         let Some(near) = (theirs & on_file)
             .into_iter()
             .filter(|&sq| in_front(sq))
-            .min_by_key(|sq| relative_rank(us, sq.rank() as u32))
+            .min_by_key(|&sq| rank_of(sq))
         else {
             continue;
         };
-        let rank = relative_rank(us, near.rank() as u32) as usize;
+        let rank = rank_of(near);
         if !(2..=4).contains(&rank) {
             continue;
         }
-        let below = match us {
-            Color::White => near.offset(-8),
-            Color::Black => near.offset(8),
-        };
+        // The square in front of it, seen from its side.
+        let below = step(us.other(), near);
         penalty += if below.is_some_and(|b| ours.contains(b)) {
             t.storm_blocked
         } else {
@@ -153,14 +155,6 @@ fn storm(board: &Board, us: Color, k: chessplayx_rules::chess::Square, t: &Chess
         };
     }
     penalty
-}
-
-/// A rank counted from `us`'s side: 0 is `us`'s first rank.
-fn relative_rank(us: Color, rank: u32) -> u32 {
-    match us {
-        Color::White => rank,
-        Color::Black => 7 - rank,
-    }
 }
 
 /// Space before its weight: safe squares of our centre (no pawn of ours
@@ -188,17 +182,6 @@ fn space(board: &Board, us: Color, theirs: &Attacks) -> i32 {
     let rammed = (white.shift_up(1) & black).count() as i32;
     let weight = (own.count() as i32 - 3 + (2 * rammed).min(9)).max(0);
     bonus * weight * weight
-}
-
-/// The squares pawns of `color` on `from` attack.
-fn pawn_attacks(color: Color, from: Bitboard) -> Bitboard {
-    let not_a = !Bitboard::file(File::A).0;
-    let not_h = !Bitboard::file(File::H).0;
-    let p = from.0;
-    Bitboard(match color {
-        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
-        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
-    })
 }
 
 #[cfg(test)]
