@@ -74,6 +74,12 @@ pub struct LevelParams {
     /// plays far better than the same cap on the hand-set one, which
     /// level 7 needs to hold lichess's level 7 (issue 13).
     pub full_engine: bool,
+    /// Level 8's search switches to play instead of the game's own
+    /// (`search::knob` bits; only with [`Self::full_engine`]): a research
+    /// column, so that a switch can be measured against the reference
+    /// without a build (docs/strength-search-session-26.md). `None` in
+    /// every row of the tables.
+    pub switches: Option<u32>,
 }
 
 /// A row of the level tables with every limit set.
@@ -95,6 +101,7 @@ const fn row(
         blunder_permille,
         hash_mb,
         full_engine: false,
+        switches: None,
     }
 }
 
@@ -125,6 +132,7 @@ const FULL: LevelParams = LevelParams {
     blunder_permille: 0,
     hash_mb: 32,
     full_engine: true,
+    switches: None,
 };
 
 // The tables, levels 1-8. Columns of `row`: depth, nodes, time cap (ms),

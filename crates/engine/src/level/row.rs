@@ -17,7 +17,7 @@ pub enum ParseRowError {
     },
     /// A key that is not a column of the level table.
     #[error(
-        "unknown key {key:?} (expected depth, nodes, ms, multipv, noise, blunder, hash or engine)"
+        "unknown key {key:?} (expected depth, nodes, ms, multipv, noise, blunder, hash, engine or switches)"
     )]
     UnknownKey {
         /// The key.
@@ -86,6 +86,9 @@ impl FromStr for LevelParams {
                 "noise" => row.noise_cp = number("noise", value, 0, 10_000)? as i32,
                 "blunder" => row.blunder_permille = number("blunder", value, 0, 1000)? as u32,
                 "hash" => row.hash_mb = number("hash", value, 1, 4096)? as usize,
+                "switches" => {
+                    row.switches = Some(number("switches", value, 0, u64::from(u32::MAX))? as u32);
+                }
                 "engine" => {
                     row.full_engine = match value {
                         "full" => true,
@@ -128,7 +131,11 @@ impl fmt::Display for LevelParams {
             self.blunder_permille,
             self.hash_mb,
             if self.full_engine { "full" } else { "hand" }
-        )
+        )?;
+        if let Some(s) = self.switches {
+            write!(f, " switches={s}")?;
+        }
+        Ok(())
     }
 }
 
@@ -161,6 +168,10 @@ mod tests {
         assert_eq!((row.depth, row.movetime_ms, row.multipv), (None, None, 1));
         assert!(!row.full_engine);
         assert!("engine=full".parse::<LevelParams>().unwrap().full_engine);
+        assert_eq!(row.switches, None);
+        let row: LevelParams = "engine=full switches=5734503".parse().unwrap();
+        assert_eq!(row.switches, Some(5_734_503));
+        assert_eq!(row.to_string().parse::<LevelParams>(), Ok(row));
     }
 
     #[test]
@@ -193,6 +204,13 @@ mod tests {
         assert!(matches!(
             err("nodes=1e6"),
             ParseRowError::Range { key: "nodes", .. }
+        ));
+        assert!(matches!(
+            err("switches=4294967296"),
+            ParseRowError::Range {
+                key: "switches",
+                ..
+            }
         ));
         assert_eq!(
             err("engine=nnue"),

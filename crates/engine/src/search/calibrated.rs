@@ -174,3 +174,45 @@ fn full_engine_levels_are_level_8_capped() {
         }
     }
 }
+
+/// A row's `switches` column (UCI's `LevelRow`, for measuring a switch
+/// against the reference without a build) replaces level 8's switches:
+/// chess's own value searches node for node as level 8 does, and a
+/// switch taken out changes the search.
+#[test]
+fn a_rows_switches_replace_level_8s() {
+    let run = |switches: Option<u32>| {
+        let pos =
+            EnginePosition::from_fen(Variant::Chess, CHESS_MIDDLE).expect("test FEN is legal");
+        let mut s = EngineSearcher::new(4);
+        let row = crate::LevelParams {
+            switches,
+            ..Level::Eight.params_in(Variant::Chess)
+        };
+        let r = s.search(
+            &EngineGame::new(pos),
+            &SearchLimits {
+                infinite: true,
+                ..SearchLimits::depth(9)
+            },
+            SearchOptions {
+                row: Some(row),
+                seed: 7,
+                ..SearchOptions::default()
+            },
+            &mut |_| {},
+        );
+        (r.nodes, r.best_move.unwrap_or_default())
+    };
+    let own = run(Some(super::CHESS_SWITCHES));
+    assert_eq!(
+        own,
+        search_to(Variant::Chess, CHESS_MIDDLE, Level::Eight, 9, None)
+    );
+    assert_eq!(own, run(None));
+    assert_ne!(
+        own,
+        run(Some(super::CHESS_SWITCHES & !super::knob::PROBCUT))
+    );
+    assert_ne!(own, run(Some(0)));
+}

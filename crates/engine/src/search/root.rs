@@ -19,7 +19,8 @@ impl<G: Evaluate> Searcher<G> {
         self.start = Instant::now();
         self.plan = TimePlan::new(limits, self.start, options.deadline);
         self.node_limit = limits.nodes;
-        let full = options.params(root.variant()).full_engine;
+        let params = options.params(root.variant());
+        let full = params.full_engine;
         self.stop = options.stop;
         let use_net = full && !self.hand_set_only;
         if use_net != self.use_net {
@@ -29,7 +30,9 @@ impl<G: Evaluate> Searcher<G> {
             self.use_net = use_net;
         }
         self.switches = if full {
-            switches_for(root.variant())
+            params
+                .switches
+                .unwrap_or_else(|| switches_for(root.variant()))
         } else {
             0
         };
