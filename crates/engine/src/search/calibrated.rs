@@ -34,6 +34,22 @@ fn search_to(
     depth: u32,
     nodes: Option<u64>,
 ) -> (u64, String) {
+    let options = SearchOptions {
+        level,
+        seed: 7,
+        ..SearchOptions::default()
+    };
+    search_with(variant, fen, depth, nodes, options)
+}
+
+/// One search to `depth` with `options` (a level, or a row of its own).
+fn search_with(
+    variant: Variant,
+    fen: &str,
+    depth: u32,
+    nodes: Option<u64>,
+    options: SearchOptions,
+) -> (u64, String) {
     let pos = EnginePosition::from_fen(variant, fen).expect("test FEN is legal");
     let mut s = EngineSearcher::new(4);
     let r = s.search(
@@ -43,11 +59,7 @@ fn search_to(
             nodes,
             ..SearchLimits::depth(depth)
         },
-        SearchOptions {
-            level,
-            seed: 7,
-            ..SearchOptions::default()
-        },
+        options,
         &mut |_| {},
     );
     (r.nodes, r.best_move.unwrap_or_default())
@@ -182,27 +194,16 @@ fn full_engine_levels_are_level_8_capped() {
 #[test]
 fn a_rows_switches_replace_level_8s() {
     let run = |switches: Option<u32>| {
-        let pos =
-            EnginePosition::from_fen(Variant::Chess, CHESS_MIDDLE).expect("test FEN is legal");
-        let mut s = EngineSearcher::new(4);
         let row = crate::LevelParams {
             switches,
             ..Level::Eight.params_in(Variant::Chess)
         };
-        let r = s.search(
-            &EngineGame::new(pos),
-            &SearchLimits {
-                infinite: true,
-                ..SearchLimits::depth(9)
-            },
-            SearchOptions {
-                row: Some(row),
-                seed: 7,
-                ..SearchOptions::default()
-            },
-            &mut |_| {},
-        );
-        (r.nodes, r.best_move.unwrap_or_default())
+        let options = SearchOptions {
+            row: Some(row),
+            seed: 7,
+            ..SearchOptions::default()
+        };
+        search_with(Variant::Chess, CHESS_MIDDLE, 9, None, options)
     };
     let own = run(Some(super::CHESS_SWITCHES));
     assert_eq!(
