@@ -79,7 +79,7 @@ pub struct LevelParams {
     /// column, so that a switch can be measured against the reference
     /// without a build (docs/strength-search-session-26.md). `None` in
     /// every row of the tables.
-    pub switches: Option<u32>,
+    pub switches: Option<u64>,
 }
 
 /// A row of the level tables with every limit set.

@@ -240,8 +240,12 @@ const DOUBLE_EXT_MAX: u8 = 6;
 /// The history bonus of a cut-off at `depth` (and of the move credited
 /// for a fail low below it, [`knob::PRIOR_BONUS`]).
 #[inline]
-fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * 16).min(2000)
+fn history_bonus(depth: i32, linear: bool) -> i32 {
+    if linear {
+        (300 * depth - 250).clamp(50, 1600)
+    } else {
+        (depth * depth * 16).min(2000)
+    }
 }
 
 const SCORE_TT: i32 = 1 << 30;
@@ -283,55 +287,60 @@ fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
 /// and stay here to be tried again.
 pub(crate) mod knob {
     /// Extend only checks that do not lose material (SEE ≥ 0) off the PV.
-    pub(crate) const CHECK_EXT: u32 = 1;
+    pub(crate) const CHECK_EXT: u64 = 1;
     /// [`super::lmr_table_top`], plus one ply when the table move captures.
-    pub(crate) const LMR: u32 = 2;
+    pub(crate) const LMR: u64 = 2;
     /// Reverse futility to depth 8 (6).
-    pub(crate) const RFP: u32 = 4;
+    pub(crate) const RFP: u64 = 4;
     /// Skip quiet moves with a bad history at depth ≤ 3.
-    pub(crate) const HIST_PRUNE: u32 = 8;
+    pub(crate) const HIST_PRUNE: u64 = 8;
     /// Razoring at depth ≤ 3 (off: it misses quiet mates).
-    pub(crate) const RAZOR: u32 = 16;
+    pub(crate) const RAZOR: u64 = 16;
     /// Late-move pruning to depth 7 (5).
-    pub(crate) const LMP: u32 = 32;
+    pub(crate) const LMP: u64 = 32;
     /// Reduce captures that lose material, by half the quiet reduction.
-    pub(crate) const BAD_CAPT: u32 = 64;
+    pub(crate) const BAD_CAPT: u64 = 64;
     /// An even steeper reduction table (lost in chess with the next four;
     /// won in Horde, where reductions almost never fail).
-    pub(crate) const LMR_STEEP: u32 = 128;
+    pub(crate) const LMR_STEEP: u64 = 128;
     /// No check extension off the PV.
-    pub(crate) const NO_CHECK_EXT: u32 = 256;
+    pub(crate) const NO_CHECK_EXT: u64 = 256;
     /// Shallow pruning at PV nodes too.
-    pub(crate) const PV_PRUNE: u32 = 512;
+    pub(crate) const PV_PRUNE: u64 = 512;
     /// Reverse futility margin 75 (90).
-    pub(crate) const RFP_TIGHT: u32 = 1024;
+    pub(crate) const RFP_TIGHT: u64 = 1024;
     /// Null move reduced by 4 + depth / 3 (3 + depth / 4): more nodes to
     /// depth 12, never played.
-    pub(crate) const NULL_DEEP: u32 = 2048;
+    pub(crate) const NULL_DEEP: u64 = 2048;
     // 4096 was `HORDE` (chess's switches in Horde too); Horde now has its
     // own set, `HORDE_SWITCHES`.
+    /// History bonuses grow linearly with depth (`300 d − 250`, at most
+    /// 1,600) instead of `16 d²` (at most 2,000): shallow cut-offs, most
+    /// of the tree, teach the histories as much as deep ones do.
+    /// Not played: see [`super::CHESS_SWITCHES`].
+    pub(crate) const BONUS_LIN: u64 = 4096;
     /// History counts for more in the reductions (/ 4000, not / 6000).
-    pub(crate) const HIST_LMR: u32 = 8192;
+    pub(crate) const HIST_LMR: u64 = 8192;
     /// Futility pruning of quiet moves to depth 6 (4).
-    pub(crate) const FUT_DEEP: u32 = 16384;
+    pub(crate) const FUT_DEEP: u64 = 16384;
     /// Continuation histories (after the opponent's last move and our
     /// move before it) in quiet ordering, reductions and history pruning.
-    pub(crate) const CONT_HIST: u32 = 32768;
+    pub(crate) const CONT_HIST: u64 = 32768;
     /// Capture history (mover and square × victim) in capture ordering.
-    pub(crate) const CAPT_HIST: u32 = 65536;
+    pub(crate) const CAPT_HIST: u64 = 65536;
     /// Singular extension of the table move, with multi-cut, at depth ≥ 7.
-    pub(crate) const SINGULAR: u32 = 131_072;
+    pub(crate) const SINGULAR: u64 = 131_072;
     /// Futility and exchange pruning of quiet moves judged at the depth
     /// the move would be searched to after its reduction, not the node's:
     /// late quiet moves of deeper nodes become prunable.
-    pub(crate) const LMR_DEPTH_PRUNE: u32 = 262_144;
+    pub(crate) const LMR_DEPTH_PRUNE: u64 = 262_144;
     /// Pawn pushes to the sixth or seventh rank are reduced (one ply less
     /// than other quiet moves) instead of always searched to full depth;
     /// they are still never pruned. In Horde such pushes are most of
     /// White's moves in the middle game.
-    pub(crate) const ADV_REDUCE: u32 = 524_288;
+    pub(crate) const ADV_REDUCE: u64 = 524_288;
     /// ProbCut: see `search/probcut.rs`.
-    pub(crate) const PROBCUT: u32 = 1_048_576;
+    pub(crate) const PROBCUT: u64 = 1_048_576;
     /// No static cut (reverse futility, razoring, null move, ProbCut) at
     /// the node right below a root move that offers material (SEE < 0):
     /// the sacrifice is answered by real moves. With chess's net the
@@ -340,49 +349,78 @@ pub(crate) mod knob {
     /// zugzwang; with this switch the net build finds it at depth 3.
     /// Not played: chess plays no net (session 21, strength-nnue-session-20.md);
     /// the same at every root move cost −23 ± 49 Elo.
-    pub(crate) const PLY1_SAC: u32 = 2_097_152;
+    pub(crate) const PLY1_SAC: u64 = 2_097_152;
     /// Correction history: the static evaluation plus what deeper
     /// searches found it missed in the same pawn structure (per side to
     /// move), learnt at every quiet node whose bound says which way the
     /// evaluation erred.
-    pub(crate) const CORR_HIST: u32 = 4_194_304;
+    pub(crate) const CORR_HIST: u64 = 4_194_304;
     /// Singular extension's two other outcomes: two plies (at most
     /// [`super::DOUBLE_EXT_MAX`] times on a path) when every other move
     /// falls far short, off the PV; one ply less for the table move when
     /// the others fail below the stored score but it beats beta anyway.
     /// Not played: 101.5/200 on top of `CORR_HIST` (session 22).
-    pub(crate) const SING_EXT2: u32 = 8_388_608;
+    pub(crate) const SING_EXT2: u64 = 8_388_608;
     /// Quiescence's first ply also tries quiet checks that do not lose
     /// material, so a mate or a fork by check one ply past the horizon is
     /// seen. Not played: 96.5/200 on top of `CORR_HIST` (session 22).
-    pub(crate) const QS_CHECKS: u32 = 16_777_216;
+    pub(crate) const QS_CHECKS: u64 = 16_777_216;
     /// With [`CORR_HIST`]: three more correction entries beside the pawn
     /// structure's, keyed by White's pieces, Black's pieces (each a hash
     /// of that side's non-pawn pieces) and the opponent's last move; each
     /// counts half. Not played: 99/200 on top of `CORR_HIST` (session 23).
-    pub(crate) const CORR2: u32 = 33_554_432;
+    pub(crate) const CORR2: u64 = 33_554_432;
     /// The table remembers which nodes were on a principal variation;
     /// such nodes, searched again with a null window, reduce their late
     /// moves a ply less (they are where the game's line is most likely
     /// to run). Not played: see [`super::CHESS_SWITCHES`].
-    pub(crate) const TT_PV: u32 = 67_108_864;
+    pub(crate) const TT_PV: u64 = 67_108_864;
     /// A node where every move failed low credits the opponent's quiet
     /// move that led to it (history and continuation history), as if it
     /// had cut off: it did, one ply up, without being tried as a cut.
     /// Not played: see [`super::CHESS_SWITCHES`].
-    pub(crate) const PRIOR_BONUS: u32 = 134_217_728;
+    pub(crate) const PRIOR_BONUS: u64 = 134_217_728;
     /// Late moves of an expected cut node are reduced two plies more
     /// (one without): such a node needs one move to cut, which is
     /// usually among the first few. Not played: see
     /// [`super::CHESS_SWITCHES`].
-    pub(crate) const CUT_LMR2: u32 = 268_435_456;
+    pub(crate) const CUT_LMR2: u64 = 268_435_456;
+    /// A counter-move table: the quiet move that last cut off after the
+    /// opponent's move (by its history slot) is tried right after the
+    /// killers, and like them is reduced a ply less and never pruned.
+    /// Not played: see [`super::CHESS_SWITCHES`].
+    pub(crate) const COUNTER: u64 = 536_870_912;
+    /// A late move whose reduced search beats alpha is searched again a
+    /// ply deeper than usual when it beat the best score by far, a ply
+    /// shallower when it barely did: the tree grows where the reduction
+    /// was most wrong. Not played: see [`super::CHESS_SWITCHES`].
+    pub(crate) const LMR_DEEPER: u64 = 1_073_741_824;
+    /// A quiet move among the first five whose histories cut its
+    /// reduction below −1 is searched a ply deeper instead (the
+    /// reduction may go to −1): the histories extend what they trust.
+    /// Not played: see [`super::CHESS_SWITCHES`].
+    pub(crate) const LMR_EXT: u64 = 2_147_483_648;
+    /// The continuation history after the opponent's last move counts
+    /// twice in quiet moves' statistics (ordering, reductions, pruning):
+    /// it is the most specific of them. Not played: see
+    /// [`super::CHESS_SWITCHES`].
+    pub(crate) const CONT_W: u64 = 1 << 32;
+    /// A third continuation history, after our own move two moves back
+    /// (four plies): plans span more than one move. Not played: see
+    /// [`super::CHESS_SWITCHES`].
+    pub(crate) const CONT4: u64 = 1 << 33;
+    /// Late captures that do not lose material are reduced too, by
+    /// half a quiet move's table reduction (rounded up), less when their capture
+    /// history is good (off: only losing captures, with `BAD_CAPT`).
+    /// Not played: see [`super::CHESS_SWITCHES`].
+    pub(crate) const CAPT_LMR: u64 = 1 << 34;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
 /// +26 Elo at equal time (docs/strength-search.md), less `RAZOR`: its
 /// quiescence search sees no quiet checks, so it cut the mate in
 /// Morphy's Ra6 (tests/tactics.rs), for 1% fewer nodes.
-const TOP_SWITCHES: u32 =
+const TOP_SWITCHES: u64 =
     knob::CHECK_EXT | knob::LMR | knob::RFP | knob::HIST_PRUNE | knob::LMP | knob::BAD_CAPT;
 
 /// Level 8's switches in chess since session 18: the first bundle plus
@@ -400,12 +438,12 @@ const TOP_SWITCHES: u32 =
 /// 105.5/200 on top) but lost against the reference: 20.5/200 against
 /// this build's 38.5/200 in the same conditions (strength-search-session-23.md),
 /// so they are off.
-const CHESS_SWITCHES: u32 = SHARED_SWITCHES | knob::SINGULAR | knob::CORR_HIST;
+const CHESS_SWITCHES: u64 = SHARED_SWITCHES | knob::SINGULAR | knob::CORR_HIST;
 
 /// What chess and Horde's level 8 both search with: the first bundle,
 /// the continuation and capture histories, pruning at the reduced depth
 /// and ProbCut.
-const SHARED_SWITCHES: u32 =
+const SHARED_SWITCHES: u64 =
     TOP_SWITCHES | knob::CONT_HIST | knob::CAPT_HIST | knob::LMR_DEPTH_PRUNE | knob::PROBCUT;
 
 /// The switches level 8 plays with in Horde (docs/strength-search.md,
@@ -418,11 +456,11 @@ const SHARED_SWITCHES: u32 =
 /// smaller still, but the breakthrough b6! of tests/tactics.rs comes a
 /// ply too late. Singular extensions were only screened in Horde, at
 /// fixed nodes (session 12), never played in a match: not included.
-const HORDE_SWITCHES: u32 = SHARED_SWITCHES | knob::LMR_STEEP;
+const HORDE_SWITCHES: u64 = SHARED_SWITCHES | knob::LMR_STEEP;
 
 /// Level 8's switches in `variant`; 0 (the calibrated search) in the
 /// games where none were measured to help.
-fn switches_for(variant: chessplayx_rules::Variant) -> u32 {
+fn switches_for(variant: chessplayx_rules::Variant) -> u64 {
     match variant {
         chessplayx_rules::Variant::Chess => CHESS_SWITCHES,
         chessplayx_rules::Variant::Horde => HORDE_SWITCHES,
@@ -449,7 +487,7 @@ pub struct Searcher<G: Evaluate> {
     /// Level 8's search switches ([`knob`]) in this search's game: 0 at
     /// levels 1-7 and in the games where none were measured to help, so
     /// those search as calibrated.
-    switches: u32,
+    switches: u64,
     stack: Vec<Frame<G::Move>>,
     path: Vec<PathEntry>,
     root_moves: Vec<RootMove<G::Move>>,
@@ -532,7 +570,7 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Whether level 8's switch `bit` applies to this search.
     #[inline]
-    fn on(&self, bit: u32) -> bool {
+    fn on(&self, bit: u64) -> bool {
         self.switches & bit != 0
     }
 

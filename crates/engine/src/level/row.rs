@@ -87,7 +87,7 @@ impl FromStr for LevelParams {
                 "blunder" => row.blunder_permille = number("blunder", value, 0, 1000)? as u32,
                 "hash" => row.hash_mb = number("hash", value, 1, 4096)? as usize,
                 "switches" => {
-                    row.switches = Some(number("switches", value, 0, u64::from(u32::MAX))? as u32);
+                    row.switches = Some(number("switches", value, 0, u64::MAX)?);
                 }
                 "engine" => {
                     row.full_engine = match value {
@@ -206,7 +206,7 @@ mod tests {
             ParseRowError::Range { key: "nodes", .. }
         ));
         assert!(matches!(
-            err("switches=4294967296"),
+            err("switches=18446744073709551616"),
             ParseRowError::Range {
                 key: "switches",
                 ..

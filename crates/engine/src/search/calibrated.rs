@@ -193,7 +193,7 @@ fn full_engine_levels_are_level_8_capped() {
 /// switch taken out changes the search.
 #[test]
 fn a_rows_switches_replace_level_8s() {
-    let run = |switches: Option<u32>| {
+    let run_to = |depth: u32, switches: Option<u64>| {
         let row = crate::LevelParams {
             switches,
             ..Level::Eight.params_in(Variant::Chess)
@@ -203,8 +203,9 @@ fn a_rows_switches_replace_level_8s() {
             seed: 7,
             ..SearchOptions::default()
         };
-        search_with(Variant::Chess, CHESS_MIDDLE, 9, None, options)
+        search_with(Variant::Chess, CHESS_MIDDLE, depth, None, options)
     };
+    let run = |switches| run_to(9, switches);
     let own = run(Some(super::CHESS_SWITCHES));
     assert_eq!(
         own,
@@ -216,4 +217,15 @@ fn a_rows_switches_replace_level_8s() {
         run(Some(super::CHESS_SWITCHES & !super::knob::PROBCUT))
     );
     assert_ne!(own, run(Some(0)));
+    // Session 27's switches, off in every game, are each wired in: a
+    // switch that changes no search cannot be measured. Depth 11: at 9
+    // no history is yet strong enough for `LMR_EXT`.
+    let own = run_to(11, None);
+    use super::knob::*;
+    for bit in [
+        COUNTER, LMR_DEEPER, LMR_EXT, BONUS_LIN, CONT_W, CONT4, CAPT_LMR,
+    ] {
+        assert_eq!(super::CHESS_SWITCHES & bit, 0, "{bit} is played");
+        assert_ne!(own, run_to(11, Some(super::CHESS_SWITCHES | bit)), "{bit}");
+    }
 }

@@ -14,6 +14,14 @@ use super::*;
 /// A ply whose move has no history slot: the root's parent, a null move.
 pub(super) const NO_SLOT: u16 = u16::MAX;
 
+/// The continuation histories' plies back: the opponent's last move,
+/// ours before it, and with [`knob::CONT4`] our move before that.
+pub(super) const CONT_DISTANCES: usize = 3;
+
+/// The slots of the moves the continuation histories follow, nearest
+/// first ([`NO_SLOT`] where there is none or it is not used).
+pub(super) type Prev = [u16; CONT_DISTANCES];
+
 /// Victim classes of the capture history: the material won, in pawns.
 const VICTIMS: usize = 16;
 
@@ -21,7 +29,7 @@ const VICTIMS: usize = 16;
 /// uses them (8 MiB: levels 1–7 and the other games never pay for them).
 #[derive(Debug, Default)]
 pub(super) struct Tables {
-    /// `[distance 1 or 2][side][previous slot][slot]`.
+    /// `[distance 1, 2 or 4][side][previous slot][slot]`.
     cont: Vec<i16>,
     /// `[side][slot][victim class]`.
     capt: Vec<i16>,
@@ -32,6 +40,9 @@ pub(super) struct Tables {
     /// colour's piece key % CORR_SIZE]`, then `[side][the opponent's last
     /// move's slot]`.
     corr2: Vec<i32>,
+    /// [`knob::COUNTER`]: `[side][the opponent's last move's slot]`, the
+    /// code of the quiet move that last cut off after it (0: none).
+    counter: Vec<u16>,
 }
 
 /// Where a node's correction is read and learnt: its pawn key, each
@@ -65,10 +76,11 @@ impl Tables {
     /// Allocates the tables if not done yet.
     pub(super) fn ensure(&mut self) {
         if self.cont.is_empty() {
-            self.cont = vec![0; 2 * 2 * HISTORY_SLOTS * HISTORY_SLOTS];
+            self.cont = vec![0; CONT_DISTANCES * 2 * HISTORY_SLOTS * HISTORY_SLOTS];
             self.capt = vec![0; 2 * HISTORY_SLOTS * VICTIMS];
             self.corr = vec![0; 2 * CORR_SIZE];
             self.corr2 = vec![0; 4 * CORR_SIZE + 2 * HISTORY_SLOTS];
+            self.counter = vec![0; 2 * HISTORY_SLOTS];
         }
     }
 
@@ -78,6 +90,30 @@ impl Tables {
         self.capt.fill(0);
         self.corr.fill(0);
         self.corr2.fill(0);
+        self.counter.fill(0);
+    }
+
+    /// The counter move's code after the opponent's move in slot `prev`
+    /// (0: none, or no tables, or after a null move).
+    #[inline]
+    pub(super) fn counter(&self, us: usize, prev: u16) -> u16 {
+        if prev == NO_SLOT {
+            return 0;
+        }
+        self.counter
+            .get(us * HISTORY_SLOTS + usize::from(prev))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    pub(super) fn set_counter(&mut self, us: usize, prev: u16, code: u16) {
+        if prev == NO_SLOT {
+            return;
+        }
+        if let Some(e) = self.counter.get_mut(us * HISTORY_SLOTS + usize::from(prev)) {
+            *e = code;
+        }
     }
 
     #[inline]
@@ -159,7 +195,7 @@ impl Tables {
     /// `prev` (the opponent's last, then ours before it); 0 before the
     /// tables exist.
     #[inline]
-    pub(super) fn cont(&self, us: usize, prev: [u16; 2], slot: usize) -> i32 {
+    pub(super) fn cont(&self, us: usize, prev: Prev, slot: usize) -> i32 {
         if self.cont.is_empty() {
             return 0;
         }
@@ -172,8 +208,18 @@ impl Tables {
         s
     }
 
+    /// The entry of `slot` after the opponent's last move alone
+    /// ([`knob::CONT_W`] counts it twice).
     #[inline]
-    pub(super) fn update_cont(&mut self, us: usize, prev: [u16; 2], slot: usize, bonus: i32) {
+    pub(super) fn cont1(&self, us: usize, prev: u16, slot: usize) -> i32 {
+        match Self::cont_index(0, us, prev, slot) {
+            Some(i) if !self.cont.is_empty() => i32::from(self.cont[i]),
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    pub(super) fn update_cont(&mut self, us: usize, prev: Prev, slot: usize, bonus: i32) {
         if self.cont.is_empty() {
             return;
         }
@@ -229,18 +275,30 @@ mod tests {
     #[test]
     fn continuation_entries_depend_on_the_previous_move() {
         let mut t = Tables::default();
-        assert_eq!(t.cont(0, [5, 7], 9), 0, "no tables yet: neutral");
+        assert_eq!(t.cont(0, [5, 7, NO_SLOT], 9), 0, "no tables yet: neutral");
         t.ensure();
-        t.update_cont(0, [5, 7], 9, 1000);
-        assert_eq!(t.cont(0, [5, 7], 9), 2000);
-        assert_eq!(t.cont(0, [5, 8], 9), 1000, "only the 1-ply entry matches");
-        assert_eq!(t.cont(1, [5, 7], 9), 0, "the other side's table");
-        assert_eq!(t.cont(0, [NO_SLOT, NO_SLOT], 9), 0);
+        t.update_cont(0, [5, 7, NO_SLOT], 9, 1000);
+        assert_eq!(t.cont(0, [5, 7, NO_SLOT], 9), 2000);
+        assert_eq!(
+            t.cont(0, [5, 8, NO_SLOT], 9),
+            1000,
+            "only the 1-ply entry matches"
+        );
+        assert_eq!(t.cont1(0, 5, 9), 1000);
+        assert_eq!(
+            t.cont(0, [5, 7, 3], 9),
+            2000,
+            "the 4-ply entry learnt nothing"
+        );
+        t.update_cont(0, [NO_SLOT, NO_SLOT, 3], 9, 500);
+        assert_eq!(t.cont(0, [5, 7, 3], 9), 2500);
+        assert_eq!(t.cont(1, [5, 7, NO_SLOT], 9), 0, "the other side's table");
+        assert_eq!(t.cont(0, [NO_SLOT, NO_SLOT, NO_SLOT], 9), 0);
         t.update_capt(1, 3, 320, -500);
         assert_eq!(t.capt(1, 3, 330), -500, "knight and bishop: one class");
         assert_eq!(t.capt(1, 3, 500), 0);
         t.clear();
-        assert_eq!(t.cont(0, [5, 7], 9), 0);
+        assert_eq!(t.cont(0, [5, 7, NO_SLOT], 9), 0);
     }
 
     #[test]

@@ -322,6 +322,9 @@ impl<G: Evaluate> Searcher<G> {
         };
         let ext2 = self.on(knob::SING_EXT2);
         let cut_lmr2 = self.on(knob::CUT_LMR2);
+        let lmr_deeper = self.on(knob::LMR_DEEPER);
+        let lmr_ext = self.on(knob::LMR_EXT);
+        let capt_lmr = self.on(knob::CAPT_LMR);
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -491,7 +494,8 @@ impl<G: Evaluate> Searcher<G> {
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
                     r -= self.quiet_stat(pos, mv, ply, us) / hist_div;
-                    r = r.clamp(0, (new_depth - 1).max(0));
+                    let lowest = -i32::from(lmr_ext && r <= -2 && searched <= 5);
+                    r = r.clamp(lowest, (new_depth - 1).max(0));
                 } else if bad_capt
                     && depth >= 3
                     && tactical
@@ -503,6 +507,19 @@ impl<G: Evaluate> Searcher<G> {
                     // list, are reduced like quiet moves (less).
                     r = i32::from(table[depth.min(63) as usize][searched.min(63)]) / 2;
                     r = r.clamp(0, (new_depth - 1).max(0));
+                } else if capt_lmr
+                    && depth >= 3
+                    && tactical
+                    && !gives_check
+                    && !in_check
+                    && searched > 1 + usize::from(pv_node)
+                    && G::move_code(mv) != tt_code
+                {
+                    // `CAPT_LMR`: late captures that keep material.
+                    r = (i32::from(table[depth.min(63) as usize][searched.min(63)]) + 1) / 2;
+                    let record = self.tables.capt(us.0, pos.history_slot(mv), pos.gain(mv));
+                    r -= i32::from(record > 4_000);
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
                     &child,
@@ -513,10 +530,18 @@ impl<G: Evaluate> Searcher<G> {
                     true,
                     gives_check,
                 );
-                if score > alpha && r > 0 {
+                // With `LMR_DEEPER` the re-search depth follows by how
+                // much the reduced search beat the best score so far.
+                let again = if lmr_deeper && r > 0 {
+                    new_depth + i32::from(score > best + 50 + 2 * new_depth)
+                        - i32::from(score < best + 8)
+                } else {
+                    new_depth
+                };
+                if score > alpha && r > 0 && again > new_depth - r {
                     score = -self.negamax(
                         &child,
-                        new_depth,
+                        again,
                         -alpha - 1,
                         -alpha,
                         ply + 1,
@@ -553,7 +578,7 @@ impl<G: Evaluate> Searcher<G> {
                         pv.extend_from_slice(&tail[0].pv);
                     }
                     if score >= beta {
-                        let bonus = history_bonus(depth);
+                        let bonus = history_bonus(depth, self.on(knob::BONUS_LIN));
                         if !tactical {
                             let f = &mut self.stack[ply];
                             if f.killers[0] != Some(mv) {
@@ -561,6 +586,10 @@ impl<G: Evaluate> Searcher<G> {
                                 f.killers[0] = Some(mv);
                             }
                             self.update_history(us, pos.history_slot(mv), bonus);
+                            if self.on(knob::COUNTER) && ply >= 1 {
+                                let prev = self.stack[ply - 1].slot;
+                                self.tables.set_counter(us.0, prev, G::move_code(mv));
+                            }
                             for &q in &quiets {
                                 self.update_history(us, pos.history_slot(q), -bonus);
                             }
@@ -654,7 +683,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         let slot = usize::from(parent.slot);
         let them = Color2(1 - us.0);
-        let bonus = history_bonus(depth);
+        let bonus = history_bonus(depth, self.on(knob::BONUS_LIN));
         self.update_history(them, slot, bonus);
         if self.on(knob::CONT_HIST) {
             let prev = self.prev_slots(ply - 1);

@@ -38,21 +38,32 @@ impl<G: Evaluate> Searcher<G> {
         if f.killers[1] == Some(mv) {
             return SCORE_KILLER + 1;
         }
+        if self.on(knob::COUNTER)
+            && ply >= 1
+            && self.tables.counter(us.0, self.stack[ply - 1].slot) == G::move_code(mv)
+        {
+            return SCORE_KILLER;
+        }
         self.quiet_stat(pos, mv, ply, us)
     }
 
-    /// The slots of the opponent's last move and of ours before it, for
-    /// the continuation histories at `ply`.
+    /// The slots of the opponent's last move, of ours before it and
+    /// (with [`knob::CONT4`]) of ours before that, for the continuation
+    /// histories at `ply`.
     #[inline]
-    pub(super) fn prev_slots(&self, ply: usize) -> [u16; 2] {
-        [
-            if ply >= 1 {
-                self.stack[ply - 1].slot
+    pub(super) fn prev_slots(&self, ply: usize) -> history::Prev {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].slot
             } else {
                 history::NO_SLOT
-            },
-            if ply >= 2 {
-                self.stack[ply - 2].slot
+            }
+        };
+        [
+            back(1),
+            back(2),
+            if self.on(knob::CONT4) {
+                back(4)
             } else {
                 history::NO_SLOT
             },
@@ -66,7 +77,13 @@ impl<G: Evaluate> Searcher<G> {
         let slot = pos.history_slot(mv);
         let h = self.history[us.0][slot];
         if self.on(knob::CONT_HIST) {
-            h + self.tables.cont(us.0, self.prev_slots(ply), slot)
+            let prev = self.prev_slots(ply);
+            let twice = if self.on(knob::CONT_W) {
+                self.tables.cont1(us.0, prev[0], slot)
+            } else {
+                0
+            };
+            h + self.tables.cont(us.0, prev, slot) + twice
         } else {
             h
         }

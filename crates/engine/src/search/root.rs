@@ -36,7 +36,7 @@ impl<G: Evaluate> Searcher<G> {
         } else {
             0
         };
-        if self.on(knob::CONT_HIST) || self.on(knob::CAPT_HIST) || self.on(knob::CORR_HIST) {
+        if self.on(knob::CONT_HIST | knob::CAPT_HIST | knob::CORR_HIST | knob::COUNTER) {
             self.tables.ensure();
         }
         self.nodes = 0;
