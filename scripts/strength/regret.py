@@ -13,6 +13,13 @@ centipawns, capped at --cap. Two runs on the same positions are compared
 position by position (--against), so only the positions where the moves
 differ carry noise.
 
+Finding (session 27, docs/strength-search-session-27.md): this does NOT
+predict games. Changes that lose games against the reference (ProbCut
+off, steeper reductions) score as fewer errors here, and so does the
+same build at 19,000 or 21,000 nodes: a few positions where the
+baseline's move is far off flip under almost any change. Use it to look
+at positions, not to accept or reject a change.
+
 The oracle's answers are cached (--cache, JSON keyed by FEN, depth and
 move), so a second candidate costs only the positions where it moves
 differently. Everything is deterministic: fixed nodes, fixed depth,

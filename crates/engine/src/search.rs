@@ -437,7 +437,9 @@ const TOP_SWITCHES: u64 =
 /// `CUT_LMR2` won at equal time against this build (111.5/200, then
 /// 105.5/200 on top) but lost against the reference: 20.5/200 against
 /// this build's 38.5/200 in the same conditions (strength-search-session-23.md),
-/// so they are off.
+/// so they are off. Session 27's seven new switches, and `NO_CHECK_EXT`,
+/// screened at fixed nodes against the reference did not gain either
+/// (strength-search-session-27.md): off.
 const CHESS_SWITCHES: u64 = SHARED_SWITCHES | knob::SINGULAR | knob::CORR_HIST;
 
 /// What chess and Horde's level 8 both search with: the first bundle,
