@@ -302,6 +302,24 @@ mod tests {
     }
 
     #[test]
+    fn counter_moves_are_kept_per_side_and_previous_move() {
+        let mut t = Tables::default();
+        t.set_counter(0, 5, 77);
+        assert_eq!(t.counter(0, 5), 0, "no tables yet: nothing kept");
+        t.ensure();
+        t.set_counter(0, 5, 77);
+        assert_eq!(t.counter(0, 5), 77);
+        assert_eq!(t.counter(1, 5), 0, "the other side's table");
+        assert_eq!(t.counter(0, 6), 0, "another previous move");
+        t.set_counter(0, NO_SLOT, 99);
+        assert_eq!(t.counter(0, NO_SLOT), 0, "after a null move: none");
+        t.set_counter(0, 5, 78);
+        assert_eq!(t.counter(0, 5), 78, "the latest cut-off replaces it");
+        t.clear();
+        assert_eq!(t.counter(0, 5), 0);
+    }
+
+    #[test]
     fn corrections_follow_the_search_per_side_and_structure_and_stay_bounded() {
         let k = |pawn: u64| CorrKeys {
             pawn,
