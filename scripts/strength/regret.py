@@ -36,60 +36,43 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 
 import chess
 
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SHARED = os.environ.get("CHESSPLAYX_SHARED") or next(
+    (d for d in (os.path.join(ROOT, "..", "shared"), os.path.join(ROOT, "..", "..", "shared"))
+     if os.path.isdir(os.path.join(d, "tools"))), os.path.join(ROOT, "..", "shared"))
+sys.path.insert(0, os.path.join(SHARED, "tools"))
+from uci import Uci  # noqa: E402
 
-class Uci:
-    def __init__(self, cmd, opts):
-        self.p = subprocess.Popen(
-            cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-        for name, value in opts:
-            self.send(f"setoption name {name} value {value}")
-        self.ready()
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
+def start(command, opts):
+    """The shared tools' UCI client with `opts` set."""
+    eng = Uci(command, timeout=600)
+    for name, value in opts:
+        eng.send(f"setoption name {name} value {value}")
+    eng.ready()
+    return eng
 
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
 
-    def ready(self):
-        self.send("isready")
-        self.until("readyok")
-
-    def go(self, fen, go_args):
-        """(best move, last reported score in centipawns or None)."""
-        self.send("ucinewgame")
-        self.ready()
-        self.send(f"position fen {fen}")
-        self.send(f"go {go_args}")
-        lines = self.until("bestmove")
-        score = None
-        for line in lines:
-            w = line.split()
-            if "score" in w and "upperbound" not in w and "lowerbound" not in w:
-                i = w.index("score")
-                kind, value = w[i + 1], int(w[i + 2])
-                score = value if kind == "cp" else (100_000 - abs(value)) * (1 if value > 0 else -1)
-        return lines[-1].split()[1], score
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def go(eng, fen, go_args):
+    """(best move, last exact score in centipawns or None), from a fresh
+    game so that no table carries over from the previous position."""
+    eng.send("ucinewgame")
+    eng.ready()
+    eng.position(fen)
+    eng.send(f"go {go_args}")
+    lines = eng.read_until(lambda l: l.startswith("bestmove"))
+    score = None
+    for line in lines:
+        w = line.split()
+        if "score" in w and "upperbound" not in w and "lowerbound" not in w:
+            i = w.index("score")
+            kind, value = w[i + 1], int(w[i + 2])
+            score = value if kind == "cp" else (100_000 - abs(value)) * (1 if value > 0 else -1)
+    return lines[-1].split()[1], score
 
 
 def positions(logs, every, max_ply, limit):
@@ -141,20 +124,20 @@ def main():
     cache = json.load(open(args.cache)) if os.path.exists(args.cache) else {}
     fens = positions(args.logs, args.every, args.max_ply, args.limit)
     opts = [tuple(o.split("=", 1)) for o in args.opt]
-    engine = Uci(args.engine, opts)
-    oracle = Uci(args.oracle, [("Threads", "1"), ("Hash", "64"), ("Use NNUE", "false")])
+    engine = start(args.engine, opts)
+    oracle = start(args.oracle, [("Threads", "1"), ("Hash", "64"), ("Use NNUE", "false")])
 
     def oracle_score(fen, move):
         key = f"{fen}|{args.depth}|{move or '*'}"
         if key not in cache:
-            go = f"depth {args.depth}" + (f" searchmoves {move}" if move else "")
-            best, score = oracle.go(fen, go)
+            go_args = f"depth {args.depth}" + (f" searchmoves {move}" if move else "")
+            best, score = go(oracle, fen, go_args)
             cache[key] = [best, score]
         return cache[key]
 
     results = {}
     for n, fen in enumerate(fens):
-        move, _ = engine.go(fen, f"nodes {args.nodes}")
+        move, _ = go(engine, fen, f"nodes {args.nodes}")
         best, best_score = oracle_score(fen, None)
         if move == best or best_score is None:
             regret = 0

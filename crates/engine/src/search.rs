@@ -409,9 +409,9 @@ pub(crate) mod knob {
     /// (four plies): plans span more than one move. Not played: see
     /// [`super::CHESS_SWITCHES`].
     pub(crate) const CONT4: u64 = 1 << 33;
-    /// Late captures that do not lose material are reduced too, by
-    /// half a quiet move's table reduction (rounded up), less when their capture
-    /// history is good (off: only losing captures, with `BAD_CAPT`).
+    /// Late captures that do not lose material are reduced too, by half
+    /// a quiet move's table reduction (rounded up), a ply less when their
+    /// capture history is good (off: only losing captures, `BAD_CAPT`).
     /// Not played: see [`super::CHESS_SWITCHES`].
     pub(crate) const CAPT_LMR: u64 = 1 << 34;
 }
@@ -570,10 +570,11 @@ impl<G: Evaluate> Searcher<G> {
         self.tables.clear();
     }
 
-    /// Whether level 8's switch `bit` applies to this search.
+    /// Whether level 8's switch `bits` (or any of several, or'ed
+    /// together) applies to this search.
     #[inline]
-    fn on(&self, bit: u64) -> bool {
-        self.switches & bit != 0
+    fn on(&self, bits: u64) -> bool {
+        self.switches & bits != 0
     }
 
     #[inline]

@@ -26,7 +26,8 @@ pub(super) type Prev = [u16; CONT_DISTANCES];
 const VICTIMS: usize = 16;
 
 /// Continuation and capture histories, allocated on the first search that
-/// uses them (8 MiB: levels 1–7 and the other games never pay for them).
+/// uses them (8 MiB, 12 with [`knob::CONT4`]: levels 1–7 and the other
+/// games never pay for them).
 #[derive(Debug, Default)]
 pub(super) struct Tables {
     /// `[distance 1, 2 or 4][side][previous slot][slot]`.
@@ -73,10 +74,20 @@ fn gravity(h: i16, bonus: i32) -> i16 {
 }
 
 impl Tables {
-    /// Allocates the tables if not done yet.
-    pub(super) fn ensure(&mut self) {
-        if self.cont.is_empty() {
-            self.cont = vec![0; CONT_DISTANCES * 2 * HISTORY_SLOTS * HISTORY_SLOTS];
+    /// Allocates the tables if not done yet; the 4-ply continuation
+    /// history (the last distance) only with `cont4` ([`knob::CONT4`]),
+    /// so that the level 8 that is played does not carry its 4 MiB.
+    pub(super) fn ensure(&mut self, cont4: bool) {
+        let distances = if cont4 {
+            CONT_DISTANCES
+        } else {
+            CONT_DISTANCES - 1
+        };
+        let cont_len = distances * 2 * HISTORY_SLOTS * HISTORY_SLOTS;
+        if self.cont.len() < cont_len {
+            self.cont.resize(cont_len, 0);
+        }
+        if self.capt.is_empty() {
             self.capt = vec![0; 2 * HISTORY_SLOTS * VICTIMS];
             self.corr = vec![0; 2 * CORR_SIZE];
             self.corr2 = vec![0; 4 * CORR_SIZE + 2 * HISTORY_SLOTS];
@@ -276,7 +287,7 @@ mod tests {
     fn continuation_entries_depend_on_the_previous_move() {
         let mut t = Tables::default();
         assert_eq!(t.cont(0, [5, 7, NO_SLOT], 9), 0, "no tables yet: neutral");
-        t.ensure();
+        t.ensure(true);
         t.update_cont(0, [5, 7, NO_SLOT], 9, 1000);
         assert_eq!(t.cont(0, [5, 7, NO_SLOT], 9), 2000);
         assert_eq!(
@@ -306,7 +317,7 @@ mod tests {
         let mut t = Tables::default();
         t.set_counter(0, 5, 77);
         assert_eq!(t.counter(0, 5), 0, "no tables yet: nothing kept");
-        t.ensure();
+        t.ensure(false);
         t.set_counter(0, 5, 77);
         assert_eq!(t.counter(0, 5), 77);
         assert_eq!(t.counter(1, 5), 0, "the other side's table");
@@ -329,7 +340,7 @@ mod tests {
         let mut t = Tables::default();
         t.update_correction(0, &k(42), 100, 10, false);
         assert_eq!(t.correction(0, &k(42), false), 0, "no tables yet: neutral");
-        t.ensure();
+        t.ensure(false);
         for _ in 0..60 {
             t.update_correction(0, &k(42), 40, 10, false);
         }
@@ -359,7 +370,7 @@ mod tests {
     #[test]
     fn the_wide_correction_learns_piece_setups_and_the_last_move() {
         let mut t = Tables::default();
-        t.ensure();
+        t.ensure(false);
         let keys = CorrKeys {
             pawn: 1,
             pieces: [2, 3],

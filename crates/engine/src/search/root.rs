@@ -37,7 +37,7 @@ impl<G: Evaluate> Searcher<G> {
             0
         };
         if self.on(knob::CONT_HIST | knob::CAPT_HIST | knob::CORR_HIST | knob::COUNTER) {
-            self.tables.ensure();
+            self.tables.ensure(self.on(knob::CONT4));
         }
         self.nodes = 0;
         self.seldepth = 0;
