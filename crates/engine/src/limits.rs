@@ -68,8 +68,16 @@ impl SearchLimits {
     }
 }
 
-/// Time kept back from every budget for the trip through the GUI's pipes.
+/// Time kept back from a clock's budget for the trip through the GUI's
+/// pipes: running out of a clock loses the game.
 pub(crate) const MOVE_OVERHEAD: Duration = Duration::from_millis(10);
+
+/// Time kept back from a fixed move time (`go movetime`). The reference
+/// searches its whole move time (Stockfish's move overhead applies to
+/// clocks only), and a move is a line on a pipe sent within a
+/// millisecond: keeping the clock's 10 ms back left level 8 searching
+/// 90 ms of every 100 (session 28, docs/strength-search-session-28.md).
+pub(crate) const MOVETIME_OVERHEAD: Duration = Duration::from_millis(2);
 
 /// When to stop: `soft` is checked between iterations (do not start
 /// another), `hard` inside the search (abort now).
@@ -86,7 +94,7 @@ impl TimePlan {
         if !limits.infinite {
             if let Some(t) = limits.movetime {
                 let t = t
-                    .saturating_sub(MOVE_OVERHEAD)
+                    .saturating_sub(MOVETIME_OVERHEAD)
                     .max(Duration::from_millis(1));
                 plan.soft = Some(start + t);
                 plan.hard = Some(start + t);
@@ -152,6 +160,18 @@ mod tests {
             moves_to_go: None,
         };
         assert!(clock_budget(c).1 > Duration::ZERO);
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_searched_almost_whole() {
+        let start = Instant::now();
+        let plan = TimePlan::new(
+            &SearchLimits::movetime(Duration::from_millis(100)),
+            start,
+            None,
+        );
+        assert_eq!(plan.hard, Some(start + Duration::from_millis(98)));
+        assert_eq!(plan.soft, plan.hard);
     }
 
     #[test]

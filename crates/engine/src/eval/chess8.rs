@@ -550,7 +550,7 @@ const MOBILITY_ZERO: [i32; 4] = [4, 6, 6, 12];
 /// structure, rooks on files, bishop pair. Returns the score and the
 /// number of attack units its pieces aim at the enemy king's zone.
 pub(crate) fn side_terms(board: &Board, us: Color, w: &Weights) -> (Tapered, i32) {
-    side_terms_with(board, us, w, None)
+    side_terms_with(board, us, w, None, true)
 }
 
 /// A game's own piece-square tables, indexed like [`PST`] but already at
@@ -560,14 +560,20 @@ pub(crate) fn side_terms(board: &Board, us: Color, w: &Weights) -> (Tapered, i32
 pub(crate) type PstTable = [[Tapered; 64]; 6];
 
 /// [`side_terms`] with `table` in place of the shared tables scaled by
-/// `w.pst_scale`, when given.
+/// `w.pst_scale`, when given. Without `units` (the caller scores the
+/// king's danger its own way) and with every mobility weight zero, as
+/// chess's level 8 has, the pieces' attacks would change nothing: they
+/// are not generated, which was a sixth of level 8's time (the units
+/// come back as 0).
 #[inline]
 pub(crate) fn side_terms_with(
     board: &Board,
     us: Color,
     w: &Weights,
     table: Option<&PstTable>,
+    units: bool,
 ) -> (Tapered, i32) {
+    let need_attacks = units || w.mobility.iter().any(|m| m.mg != 0 || m.eg != 0);
     let them = us.other();
     let occ = board.occupied();
     let own = board.by_color(us);
@@ -590,6 +596,19 @@ pub(crate) fn side_terms_with(
                 Some(t) => t[role as usize][rel],
                 None => PST[role as usize][rel] * w.pst_scale / 16,
             };
+            if role == Role::Rook {
+                let file = Bitboard::file(sq.file());
+                if (file & our_pawns).is_empty() {
+                    s += if (file & their_pawns).is_empty() {
+                        w.rook_open
+                    } else {
+                        w.rook_semi_open
+                    };
+                }
+            }
+            if !need_attacks {
+                continue;
+            }
             let (att, unit) = match role {
                 Role::Knight => (knight_attacks(sq), 2),
                 Role::Bishop => (bishop_attacks(sq, occ), 2),
@@ -604,16 +623,6 @@ pub(crate) fn side_terms_with(
             if hits > 0 {
                 attackers += 1;
                 attack_units += unit * hits;
-            }
-            if role == Role::Rook {
-                let file = Bitboard::file(sq.file());
-                if (file & our_pawns).is_empty() {
-                    s += if (file & their_pawns).is_empty() {
-                        w.rook_open
-                    } else {
-                        w.rook_semi_open
-                    };
-                }
             }
         }
     }

@@ -253,8 +253,9 @@ pub(crate) fn drawish(board: &Board, v: i32) -> bool {
 /// The tapered score before the phase blend, White's point of view, with
 /// `table` in place of the shared piece-square tables when given.
 fn tapered(b: &Board, p: &StandardParams, table: Option<&PstTable>) -> Tapered {
-    let (ws, wu) = chess8::side_terms_with(b, Color::White, &p.w, table);
-    let (bs, bu) = chess8::side_terms_with(b, Color::Black, &p.w, table);
+    let units = p.terms.is_none();
+    let (ws, wu) = chess8::side_terms_with(b, Color::White, &p.w, table, units);
+    let (bs, bu) = chess8::side_terms_with(b, Color::Black, &p.w, table, units);
     // Level 8's terms bring their own king danger, which replaces the
     // attack units (the shelter stays).
     let (terms, wu, bu) = match &p.terms {
@@ -393,6 +394,37 @@ mod tests {
         Chess::from_fen(fen)
             .unwrap_or_else(|e| unreachable!("{fen}: {e}"))
             .evaluate()
+    }
+
+    /// Level 8 skips the pieces' attacks in the common terms (its
+    /// mobility weights are zero and its own king danger replaces the
+    /// units): the score must be the one the full terms give, in
+    /// positions from random games.
+    #[test]
+    fn level_8_common_terms_lose_nothing_without_the_attacks() {
+        let w = &TOP_PARAMS.w;
+        let table = Some(&chess_pst::TOP_PST);
+        let mut rng = crate::rng::Rng::new(28);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut pos = Chess::start();
+            for _ in 0..80 {
+                pos.legal_moves_into(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[rng.below(moves.len() as u32) as usize]);
+                for c in [Color::White, Color::Black] {
+                    let (full, units) = chess8::side_terms_with(pos.board(), c, w, table, true);
+                    let (lean, none) = chess8::side_terms_with(pos.board(), c, w, table, false);
+                    assert_eq!((full.mg, full.eg), (lean.mg, lean.eg), "{}", pos.fen());
+                    assert_eq!(none, 0);
+                    checked += usize::from(units > 0);
+                }
+            }
+        }
+        assert!(checked > 0, "some positions had attack units to drop");
     }
 
     #[test]

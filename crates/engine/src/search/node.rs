@@ -343,9 +343,18 @@ impl<G: Evaluate> Searcher<G> {
 
             // Shallow pruning once one move has kept us from being mated.
             let may_prune = best > -MATE_BOUND && (!pv_node || pv_prune) && !advance;
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.is_check();
+            // Most quiet moves near the leaves are pruned below, and only
+            // whether they check matters there: a quiet move that cannot
+            // check (`may_check`, a quick over-estimate) is played only
+            // once it survives the pruning. The same moves are pruned as
+            // when every move was played first; it saved a tenth of
+            // chess's time (session 28).
+            let played = (tactical || pos.may_check(mv)).then(|| {
+                let mut child = pos.clone();
+                child.play(mv);
+                child
+            });
+            let gives_check = played.as_ref().is_some_and(G::is_check);
             if may_prune
                 && tactical
                 && !gives_check
@@ -455,6 +464,11 @@ impl<G: Evaluate> Searcher<G> {
             } else {
                 singular_ext
             };
+            let child = played.unwrap_or_else(|| {
+                let mut child = pos.clone();
+                child.play(mv);
+                child
+            });
             self.stack[ply + 1].double_exts = self.stack[ply].double_exts + u8::from(ext == 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply].slot = pos.history_slot(mv) as u16;
