@@ -6,7 +6,8 @@ For each of the first N openings of a book it sends `ucinewgame`,
 prints the mean wall time from `go` to `bestmove`, the nodes and depth of
 the last `info` line, and the CPU time the engine used (two builds that
 search the same tree compare by it; run them alternately, since the VM's
-speed drifts).
+speed drifts). Drives the engine with the shared tools' UCI client
+(../shared/tools/uci.py, or $CHESSPLAYX_SHARED/tools).
 
     scripts/strength/movetime.py --engine "strength-bin/chessplayx uci" --opt Level=8 --movetime 100
     scripts/strength/movetime.py --engine strength-bin/fsf/fairy-stockfish --opt "Use NNUE=false" --nodes 300000
@@ -14,11 +15,16 @@ speed drifts).
 import argparse
 import os
 import resource
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+SHARED = os.environ.get("CHESSPLAYX_SHARED") or next(
+    (d for d in (os.path.join(ROOT, "..", "shared"), os.path.join(ROOT, "..", "..", "shared"))
+     if os.path.isdir(os.path.join(d, "tools"))), os.path.join(ROOT, "..", "shared"))
+sys.path.insert(0, os.path.join(SHARED, "tools"))
+from uci import Uci  # noqa: E402
 
 
 def main() -> int:
@@ -35,44 +41,25 @@ def main() -> int:
     with open(args.book, encoding="utf-8") as f:
         lines = [l.strip() for l in f if l.strip() and not l.startswith("#")]
     openings = lines[: args.positions]
-    proc = subprocess.Popen(args.engine.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(s: str) -> None:
-        proc.stdin.write(s + "\n")
-        proc.stdin.flush()
-
-    def until(prefix: str) -> list[str]:
-        out = []
-        while True:
-            line = proc.stdout.readline()
-            if not line:
-                sys.exit(f"the engine stopped before {prefix!r}")
-            out.append(line.strip())
-            if line.startswith(prefix):
-                return out
-
-    send("uci")
-    until("uciok")
+    eng = Uci(args.engine, timeout=600)
     for opt in args.opt:
         name, _, value = opt.partition("=")
-        send(f"setoption name {name} value {value}")
+        eng.send(f"setoption name {name} value {value}")
     go = f"go movetime {args.movetime}" if args.movetime else f"go nodes {args.nodes}"
     wall, nodes, depth = 0.0, 0, 0
     for moves in openings:
-        send("ucinewgame")
-        send(f"position startpos moves {moves}")
-        send("isready")
-        until("readyok")
+        eng.send("ucinewgame")
+        eng.send(f"position startpos moves {moves}")
+        eng.ready()
         start = time.monotonic()
-        send(go)
-        out = until("bestmove")
+        eng.send(go)
+        out = eng.read_until(lambda l: l.startswith("bestmove"))
         wall += time.monotonic() - start
         info = [l.split() for l in out if l.startswith("info") and " nodes " in l]
         if info:
             nodes += int(info[-1][info[-1].index("nodes") + 1])
             depth += int(info[-1][info[-1].index("depth") + 1])
-    send("quit")
-    proc.wait()
+    eng.close()
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     n = len(openings)
     print(f"{args.engine}: {n} openings, {go}: wall {1000 * wall / n:.1f} ms a move, "

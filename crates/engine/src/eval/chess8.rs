@@ -563,8 +563,7 @@ pub(crate) type PstTable = [[Tapered; 64]; 6];
 /// `w.pst_scale`, when given. Without `units` (the caller scores the
 /// king's danger its own way) and with every mobility weight zero, as
 /// chess's level 8 has, the pieces' attacks would change nothing: they
-/// are not generated, which was a sixth of level 8's time (the units
-/// come back as 0).
+/// are not generated (the units come back as 0).
 #[inline]
 pub(crate) fn side_terms_with(
     board: &Board,
