@@ -226,6 +226,8 @@ const ASPIRATION: i32 = 30;
 const HISTORY_MAX: i32 = 16_384;
 // Level 8 in chess only (see docs/strength-search.md).
 const RFP_MARGIN_TOP: i32 = 75;
+/// [`knob::RFP_WIDE`]'s margin.
+const RFP_MARGIN_WIDE: i32 = 120;
 const RAZOR_BASE: i32 = 250;
 const RAZOR_PER_DEPTH: i32 = 150;
 const HIST_PRUNE_PER_DEPTH: i32 = 2_000;
@@ -270,6 +272,11 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
 /// (see docs/strength-search.md).
 fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
     let (base, div) = if steep { (0.9, 1.6) } else { (0.75, 1.9) };
+    lmr_table_with(base, div)
+}
+
+/// `base + ln(depth) · ln(moves) / div`, precomputed.
+fn lmr_table_with(base: f64, div: f64) -> Box<[[u8; 64]; 64]> {
     let mut t = Box::new([[0u8; 64]; 64]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -414,6 +421,26 @@ pub(crate) mod knob {
     /// capture history is good (off: only losing captures, `BAD_CAPT`).
     /// Not played: see [`super::CHESS_SWITCHES`].
     pub(crate) const CAPT_LMR: u64 = 1 << 34;
+    // Bit 35 was session 29's `ROOT_FH` (play a root move that failed
+    // high in the unfinished iteration), screened on a branch and not
+    // merged: it changed 1 of 60 node-limited searches.
+    /// Flatter late-move reductions (`ln d · ln m / 2.3`, not `/ 1.9`):
+    /// level 8's tree is thinner than the reference's from depth 12 on
+    /// (docs/strength-session-29.md). Not played.
+    pub(crate) const LMR_FLAT: u64 = 1 << 36;
+    /// Reverse futility's margin 120 a ply (90). Not played.
+    pub(crate) const RFP_WIDE: u64 = 1 << 37;
+    /// The null move's reduction grows by a ply every six of depth
+    /// (four). Not played.
+    pub(crate) const NULL_LESS: u64 = 1 << 38;
+    /// The static evaluation the search reads is rounded to 8 cp, as
+    /// Stockfish's classical evaluation is to a grain: fewer distinct
+    /// scores, more null-window cut-offs. Not played.
+    pub(crate) const EVAL_GRAIN: u64 = 1 << 39;
+    /// The static evaluation shrinks towards a draw as the fifty-move
+    /// count grows (`× (200 − halfmoves) / 200`), so shuffling is not
+    /// scored as progress. Not played.
+    pub(crate) const DAMP50: u64 = 1 << 40;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
@@ -439,7 +466,8 @@ const TOP_SWITCHES: u64 =
 /// this build's 38.5/200 in the same conditions (strength-search-session-23.md),
 /// so they are off. Session 27's seven new switches, and `NO_CHECK_EXT`,
 /// screened at fixed nodes against the reference did not gain either
-/// (strength-search-session-27.md): off.
+/// (strength-search-session-27.md): off. So did session 29's five
+/// (strength-session-29.md).
 const CHESS_SWITCHES: u64 = SHARED_SWITCHES | knob::SINGULAR | knob::CORR_HIST;
 
 /// What chess and Horde's level 8 both search with: the first bundle,
@@ -486,6 +514,7 @@ pub struct Searcher<G: Evaluate> {
     /// The steep [`lmr_table_top`], used with [`knob::LMR`] and
     /// [`knob::LMR_STEEP`].
     lmr_steep: Box<[[u8; 64]; 64]>,
+    lmr_flat: Box<[[u8; 64]; 64]>,
     /// Level 8's search switches ([`knob`]) in this search's game: 0 at
     /// levels 1-7 and in the games where none were measured to help, so
     /// those search as calibrated.
@@ -528,6 +557,7 @@ impl<G: Evaluate> Searcher<G> {
             lmr: lmr_table(),
             lmr_top: lmr_table_top(false),
             lmr_steep: lmr_table_top(true),
+            lmr_flat: lmr_table_with(0.75, 2.3),
             switches: 0,
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),
@@ -690,7 +720,7 @@ impl<G: Evaluate> Searcher<G> {
         }
         let raw = hit.map_or_else(|| self.static_eval(pos), |h| h.eval);
         if !self.on(knob::CORR_HIST) {
-            return (raw, raw, none);
+            return (raw, self.shaped(pos, raw), none);
         }
         let wide = self.on(knob::CORR2);
         let keys = history::CorrKeys {
@@ -703,7 +733,20 @@ impl<G: Evaluate> Searcher<G> {
             },
         };
         let correction = self.tables.correction(Color2::of(pos).0, &keys, wide);
-        (raw, clamp_eval(raw + correction), keys)
+        (raw, self.shaped(pos, clamp_eval(raw + correction)), keys)
+    }
+
+    /// [`knob::DAMP50`] and [`knob::EVAL_GRAIN`] applied to a static
+    /// evaluation.
+    #[inline]
+    fn shaped(&self, pos: &G, mut v: i32) -> i32 {
+        if self.on(knob::DAMP50) {
+            v = v * (200 - pos.halfmoves().min(100) as i32) / 200;
+        }
+        if self.on(knob::EVAL_GRAIN) {
+            v = v / 8 * 8;
+        }
+        v
     }
 }
 

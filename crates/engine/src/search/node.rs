@@ -180,6 +180,8 @@ impl<G: Evaluate> Searcher<G> {
             let rfp_depth = if self.on(knob::RFP) { 8 } else { 6 };
             let rfp_margin = if self.on(knob::RFP_TIGHT) {
                 RFP_MARGIN_TOP
+            } else if self.on(knob::RFP_WIDE) {
+                RFP_MARGIN_WIDE
             } else {
                 RFP_MARGIN
             };
@@ -213,6 +215,8 @@ impl<G: Evaluate> Searcher<G> {
             {
                 let r = if self.on(knob::NULL_DEEP) {
                     4 + depth / 3 + ((eval - beta) / 200).min(3)
+                } else if self.on(knob::NULL_LESS) {
+                    3 + depth / 6 + ((eval - beta) / 200).min(3)
                 } else {
                     3 + depth / 4 + ((eval - beta) / 200).min(3)
                 };
@@ -709,6 +713,8 @@ impl<G: Evaluate> Searcher<G> {
             &self.lmr
         } else if self.on(knob::LMR_STEEP) {
             &self.lmr_steep
+        } else if self.on(knob::LMR_FLAT) {
+            &self.lmr_flat
         } else {
             &self.lmr_top
         }
