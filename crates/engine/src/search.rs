@@ -224,6 +224,9 @@ const SEE_QUIET_MARGIN: i32 = 60;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 const ASPIRATION: i32 = 30;
 const HISTORY_MAX: i32 = 16_384;
+/// [`knob::BUTTERFLY`]: the low 12 bits of a move code, from and to
+/// square on the 8×8 board.
+const BUTTERFLY_SLOTS: usize = 4096;
 // Level 8 in chess only (see docs/strength-search.md).
 const RFP_MARGIN_TOP: i32 = 75;
 /// [`knob::RFP_WIDE`]'s margin.
@@ -441,6 +444,11 @@ pub(crate) mod knob {
     /// count grows (`× (200 − halfmoves) / 200`), so shuffling is not
     /// scored as progress. Not played.
     pub(crate) const DAMP50: u64 = 1 << 40;
+    /// The plain quiet history is kept by from and to square (a
+    /// "butterfly" table, as Stockfish's main history) instead of by
+    /// piece and target square, which the continuation histories
+    /// already are. Not played.
+    pub(crate) const BUTTERFLY: u64 = 1 << 41;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,
@@ -466,7 +474,7 @@ const TOP_SWITCHES: u64 =
 /// this build's 38.5/200 in the same conditions (strength-search-session-23.md),
 /// so they are off. Session 27's seven new switches, and `NO_CHECK_EXT`,
 /// screened at fixed nodes against the reference did not gain either
-/// (strength-search-session-27.md): off. So did session 29's five
+/// (strength-search-session-27.md): off. So did session 29's six
 /// (strength-session-29.md).
 const CHESS_SWITCHES: u64 = SHARED_SWITCHES | knob::SINGULAR | knob::CORR_HIST;
 
@@ -506,6 +514,8 @@ fn switches_for(variant: chessplayx_rules::Variant) -> u64 {
 pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
     history: Box<[[i32; HISTORY_SLOTS]; 2]>,
+    /// [`knob::BUTTERFLY`]'s table, by the move code's from and to bits.
+    butterfly: Box<[[i32; BUTTERFLY_SLOTS]; 2]>,
     /// Level 8's continuation and capture histories.
     tables: history::Tables,
     lmr: Box<[[u8; 64]; 64]>,
@@ -553,6 +563,7 @@ impl<G: Evaluate> Searcher<G> {
         Self {
             tt: TranspositionTable::new(hash_mb),
             history: Box::new([[0; HISTORY_SLOTS]; 2]),
+            butterfly: Box::new([[0; BUTTERFLY_SLOTS]; 2]),
             tables: history::Tables::default(),
             lmr: lmr_table(),
             lmr_top: lmr_table_top(false),
@@ -595,6 +606,9 @@ impl<G: Evaluate> Searcher<G> {
     pub fn clear(&mut self) {
         self.tt.clear();
         for h in self.history.iter_mut() {
+            h.fill(0);
+        }
+        for h in self.butterfly.iter_mut() {
             h.fill(0);
         }
         self.tables.clear();

@@ -599,13 +599,13 @@ impl<G: Evaluate> Searcher<G> {
                                 f.killers[1] = f.killers[0];
                                 f.killers[0] = Some(mv);
                             }
-                            self.update_history(us, pos.history_slot(mv), bonus);
+                            self.update_main_history(us, pos, mv, bonus);
                             if self.on(knob::COUNTER) && ply >= 1 {
                                 let prev = self.stack[ply - 1].slot;
                                 self.tables.set_counter(us.0, prev, G::move_code(mv));
                             }
                             for &q in &quiets {
-                                self.update_history(us, pos.history_slot(q), -bonus);
+                                self.update_main_history(us, pos, q, -bonus);
                             }
                             if cont {
                                 let prev = self.prev_slots(ply);

@@ -75,7 +75,11 @@ impl<G: Evaluate> Searcher<G> {
     #[inline]
     pub(super) fn quiet_stat(&self, pos: &G, mv: G::Move, ply: usize, us: Color2) -> i32 {
         let slot = pos.history_slot(mv);
-        let h = self.history[us.0][slot];
+        let h = if self.on(knob::BUTTERFLY) {
+            self.butterfly[us.0][usize::from(G::move_code(mv)) % BUTTERFLY_SLOTS]
+        } else {
+            self.history[us.0][slot]
+        };
         if self.on(knob::CONT_HIST) {
             let prev = self.prev_slots(ply);
             let twice = if self.on(knob::CONT_W) {
@@ -86,6 +90,18 @@ impl<G: Evaluate> Searcher<G> {
             h + self.tables.cont(us.0, prev, slot) + twice
         } else {
             h
+        }
+    }
+
+    /// The plain history of quiet `mv`: by piece and target, or by from
+    /// and to square with [`knob::BUTTERFLY`].
+    #[inline]
+    pub(super) fn update_main_history(&mut self, us: Color2, pos: &G, mv: G::Move, bonus: i32) {
+        if self.on(knob::BUTTERFLY) {
+            let h = &mut self.butterfly[us.0][usize::from(G::move_code(mv)) % BUTTERFLY_SLOTS];
+            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        } else {
+            self.update_history(us, pos.history_slot(mv), bonus);
         }
     }
 
