@@ -608,9 +608,7 @@ impl<G: Evaluate> Searcher<G> {
         for h in self.history.iter_mut() {
             h.fill(0);
         }
-        for h in self.butterfly.iter_mut() {
-            h.fill(0);
-        }
+        self.butterfly.iter_mut().for_each(|h| h.fill(0));
         self.tables.clear();
     }
 

@@ -98,8 +98,8 @@ impl<G: Evaluate> Searcher<G> {
     #[inline]
     pub(super) fn update_main_history(&mut self, us: Color2, pos: &G, mv: G::Move, bonus: i32) {
         if self.on(knob::BUTTERFLY) {
-            let h = &mut self.butterfly[us.0][usize::from(G::move_code(mv)) % BUTTERFLY_SLOTS];
-            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+            let code = usize::from(G::move_code(mv)) % BUTTERFLY_SLOTS;
+            add_bonus(&mut self.butterfly[us.0][code], bonus);
         } else {
             self.update_history(us, pos.history_slot(mv), bonus);
         }
@@ -107,8 +107,7 @@ impl<G: Evaluate> Searcher<G> {
 
     #[inline]
     pub(super) fn update_history(&mut self, us: Color2, slot: usize, bonus: i32) {
-        let h = &mut self.history[us.0][slot];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        add_bonus(&mut self.history[us.0][slot], bonus);
     }
 
     /// Fills `scores` for `moves` and returns the count.
@@ -142,4 +141,11 @@ impl<G: Evaluate> Searcher<G> {
         moves.swap(i, best);
         scores.swap(i, best);
     }
+}
+
+/// A history bonus (or malus) with gravity: the entry moves towards
+/// ±[`HISTORY_MAX`] and never passes it.
+#[inline]
+fn add_bonus(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }

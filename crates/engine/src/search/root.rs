@@ -49,10 +49,8 @@ impl<G: Evaluate> Searcher<G> {
                 *v /= 2;
             }
         }
-        for h in self.butterfly.iter_mut() {
-            for v in h.iter_mut() {
-                *v /= 2;
-            }
+        for v in self.butterfly.iter_mut().flatten() {
+            *v /= 2;
         }
         for f in &mut self.stack {
             f.killers = [None, None];
