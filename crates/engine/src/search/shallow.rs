@@ -34,8 +34,11 @@ pub(super) struct Shallow {
     pub(super) improving: bool,
     pub(super) in_check: bool,
     pub(super) static_eval: i32,
-    /// The side to move has a piece besides pawns and king (the
-    /// reference cuts nothing in pawn endings).
+    /// The game would allow a null move here (`Evaluate::null_move`: no
+    /// likely zugzwang, so in chess the side to move has a piece besides
+    /// pawns and king), or the side is in check. The reference cuts
+    /// nothing in pawn endings; a check has no null move to ask, and is
+    /// let through, an approximation kept because the switch is not played.
     pub(super) pieces: bool,
 }
 
