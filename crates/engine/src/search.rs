@@ -24,6 +24,7 @@ mod ordering;
 mod probcut;
 mod quiesce;
 mod root;
+mod shallow;
 
 use crate::{
     eval::{Evaluate, HISTORY_SLOTS},
@@ -449,6 +450,15 @@ pub(crate) mod knob {
     /// piece and target square, which the continuation histories
     /// already are. Not played.
     pub(crate) const BUTTERFLY: u64 = 1 << 41;
+    /// The reference's shallow-depth cuts as one bundle in place of level
+    /// 8's own (`search/shallow.rs`). Not played.
+    pub(crate) const STEP13: u64 = 1 << 42;
+    // Bit 43 was session 29's `NO_SHALLOW` (level 8's move-loop pruning
+    // off), a knock-out on a branch.
+    /// Checks are extended only at depth > 6 where the static evaluation
+    /// is not level (|eval| > 100), as the reference does, in place of
+    /// level 8's extension of every check that keeps material. Not played.
+    pub(crate) const CHECK_EXT_DEEP: u64 = 1 << 44;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,

@@ -223,8 +223,21 @@ fn a_rows_switches_replace_level_8s() {
     let own = run_to(11, None);
     use super::knob::*;
     for bit in [
-        COUNTER, LMR_DEEPER, LMR_EXT, BONUS_LIN, CONT_W, CONT4, CAPT_LMR, LMR_FLAT, RFP_WIDE,
-        NULL_LESS, EVAL_GRAIN, DAMP50, BUTTERFLY,
+        COUNTER,
+        LMR_DEEPER,
+        LMR_EXT,
+        BONUS_LIN,
+        CONT_W,
+        CONT4,
+        CAPT_LMR,
+        LMR_FLAT,
+        RFP_WIDE,
+        NULL_LESS,
+        EVAL_GRAIN,
+        DAMP50,
+        BUTTERFLY,
+        STEP13,
+        CHECK_EXT_DEEP,
     ] {
         assert_eq!(super::CHESS_SWITCHES & bit, 0, "{bit} is played");
         assert_ne!(own, run_to(11, Some(super::CHESS_SWITCHES | bit)), "{bit}");

@@ -223,7 +223,14 @@ impl Tables {
     /// ([`knob::CONT_W`] counts it twice).
     #[inline]
     pub(super) fn cont1(&self, us: usize, prev: u16, slot: usize) -> i32 {
-        match Self::cont_index(0, us, prev, slot) {
+        self.cont1_at(0, us, prev, slot)
+    }
+
+    /// The entry of `slot` at one distance back (0: after the opponent's
+    /// last move, 1: after our move before it).
+    #[inline]
+    pub(super) fn cont1_at(&self, dist: usize, us: usize, prev: u16, slot: usize) -> i32 {
+        match Self::cont_index(dist, us, prev, slot) {
             Some(i) if !self.cont.is_empty() => i32::from(self.cont[i]),
             _ => 0,
         }

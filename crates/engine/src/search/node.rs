@@ -298,6 +298,7 @@ impl<G: Evaluate> Searcher<G> {
         let bad_capt = self.on(knob::BAD_CAPT);
         let no_check_ext = self.on(knob::NO_CHECK_EXT);
         let pv_prune = self.on(knob::PV_PRUNE);
+        let check_ext_deep = self.on(knob::CHECK_EXT_DEEP);
         let fut_depth = if self.on(knob::FUT_DEEP) { 6 } else { 4 };
         let hist_div = if self.on(knob::HIST_LMR) { 4000 } else { 6000 };
         // The continuation histories add two terms to the plain one: the
@@ -329,6 +330,14 @@ impl<G: Evaluate> Searcher<G> {
         let lmr_deeper = self.on(knob::LMR_DEEPER);
         let lmr_ext = self.on(knob::LMR_EXT);
         let capt_lmr = self.on(knob::CAPT_LMR);
+        let step13 = self.on(knob::STEP13).then(|| shallow::Shallow {
+            depth,
+            improving,
+            in_check,
+            static_eval,
+            pieces: pos.null_move().is_some() || in_check,
+        });
+        let mut number = 0usize;
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -359,7 +368,19 @@ impl<G: Evaluate> Searcher<G> {
             };
             let played = (tactical || pos.may_check(mv)).then(make_child);
             let gives_check = played.as_ref().is_some_and(G::is_check);
-            if may_prune
+            number += 1;
+            if let Some(node) = &step13 {
+                let c = shallow::Candidate {
+                    mv,
+                    number,
+                    tactical,
+                    gives_check,
+                    is_killer,
+                };
+                if self.shallow_cut(pos, node, &c, best, alpha, ply) {
+                    continue;
+                }
+            } else if may_prune
                 && tactical
                 && !gives_check
                 && depth <= 5
@@ -371,6 +392,7 @@ impl<G: Evaluate> Searcher<G> {
             // Quiet moves that cannot raise the score enough, or that hang
             // the piece, are skipped; checks never are (a quiet check may
             // mate).
+            let may_prune = may_prune && step13.is_none();
             if may_prune
                 && !tactical
                 && !in_check
@@ -418,8 +440,11 @@ impl<G: Evaluate> Searcher<G> {
             // Level 8 extends only checks that do not lose material.
             let extend = gives_check
                 && (ply as i32) < 2 * self.root_depth
-                && (!check_ext_safe || pv_node || pos.see_ge(mv, 0))
-                && (!no_check_ext || pv_node);
+                && if check_ext_deep {
+                    depth > 6 && static_eval.abs() > 100
+                } else {
+                    (!check_ext_safe || pv_node || pos.see_ge(mv, 0)) && (!no_check_ext || pv_node)
+                };
             // Singular extension: the table move, when every other move
             // falls well short of its stored bound, is the only move and
             // gets a ply more; when even the others beat beta, the node
@@ -708,7 +733,7 @@ impl<G: Evaluate> Searcher<G> {
     /// The reduction table: level 8's own with [`knob::LMR`] (steeper
     /// yet with [`knob::LMR_STEEP`]), else the calibrated one.
     #[inline]
-    fn lmr_for(&self, top_lmr: bool) -> &[[u8; 64]; 64] {
+    pub(super) fn lmr_for(&self, top_lmr: bool) -> &[[u8; 64]; 64] {
         if !top_lmr {
             &self.lmr
         } else if self.on(knob::LMR_STEEP) {
