@@ -67,6 +67,8 @@ def main():
     ap.add_argument("--judge", help="the engine that scores the choices (default: --reference)")
     ap.add_argument("--judge-nodes", type=int, default=100_000)
     ap.add_argument("--min-drop", type=int, default=100)
+    ap.add_argument("--quick", action="store_true",
+                    help="only A's engine at the match's nodes: a build's errors replayed by another build")
     ap.add_argument("--side", choices=("A", "B"), default="A",
                     help="whose errors: B's (the log's opponent) with --engine the opponent's engine, "
                     "so that its errors are replayed by itself and by --reference")
@@ -75,14 +77,18 @@ def main():
     a = open_engine(args.engine, args.opt)
     ref = open_engine(args.reference, args.ref_opt or ["Threads=1", "Hash=16", "Use NNUE=false"])
     judge = open_engine(args.judge or args.reference, ["Threads=1", "Hash=64", "Use NNUE=false"])
-    rows = {"A in the game": [], "A again": [], f"A at {args.deep}x": [], "reference": []}
+    rows = {"A in the game": [], "A again": []}
+    if not args.quick:
+        rows.update({f"A at {args.deep}x": [], "reference": []})
     for n, (board, game_move, _drop) in enumerate(positions, 1):
         picks = {
             "A in the game": chess.Move.from_uci(game_move),
             "A again": a.play(board, chess.engine.Limit(nodes=args.nodes), game=object()).move,
-            f"A at {args.deep}x": a.play(board, chess.engine.Limit(nodes=args.nodes * args.deep), game=object()).move,
-            "reference": ref.play(board, chess.engine.Limit(nodes=args.nodes), game=object()).move,
         }
+        if not args.quick:
+            deep = chess.engine.Limit(nodes=args.nodes * args.deep)
+            picks[f"A at {args.deep}x"] = a.play(board, deep, game=object()).move
+            picks["reference"] = ref.play(board, chess.engine.Limit(nodes=args.nodes), game=object()).move
         sign = 1 if board.turn == chess.WHITE else -1
         best = sign * judge_score(judge, board, args.judge_nodes)
         for name, mv in picks.items():
