@@ -451,7 +451,9 @@ pub(crate) mod knob {
     /// already are. Not played.
     pub(crate) const BUTTERFLY: u64 = 1 << 41;
     /// The reference's shallow-depth cuts as one bundle in place of level
-    /// 8's own (`search/shallow.rs`). Not played.
+    /// 8's own (`search/shallow.rs`); at principal-variation nodes only
+    /// with [`PV_PRUNE`] (the reference cuts there too), where level 8's
+    /// own cut nothing. Not played.
     pub(crate) const STEP13: u64 = 1 << 42;
     // Bit 43 was session 29's `NO_SHALLOW` (level 8's move-loop pruning
     // off), a knock-out on a branch.

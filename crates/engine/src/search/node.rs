@@ -330,7 +330,7 @@ impl<G: Evaluate> Searcher<G> {
         let lmr_deeper = self.on(knob::LMR_DEEPER);
         let lmr_ext = self.on(knob::LMR_EXT);
         let capt_lmr = self.on(knob::CAPT_LMR);
-        let step13 = self.on(knob::STEP13).then(|| shallow::Shallow {
+        let step13 = (self.on(knob::STEP13) && (!pv_node || pv_prune)).then(|| shallow::Shallow {
             depth,
             improving,
             in_check,

@@ -1,7 +1,7 @@
 //! [`knob::STEP13`]: the reference's whole set of shallow-depth cuts in
 //! the move loop, judged at the depth a move's reduction would leave it
-//! (`lmr_depth`) rather than at the node's depth, at every depth and at
-//! principal-variation nodes too.
+//! (`lmr_depth`) rather than at the node's depth, at every depth, and at
+//! principal-variation nodes too with [`knob::PV_PRUNE`].
 //!
 //! Session 29 took this part out of the reference and level 8 went from
 //! 27% to 63% against it (docs/strength-session-29.md): it shrinks the
