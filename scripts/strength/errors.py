@@ -38,7 +38,8 @@ def error_positions(log, swings, min_drop, side):
     """(board, the move played, its drop) for every error charged to
     `side` ("A" or "B")."""
     games = parse_log(log)
-    data = json.load(open(swings))
+    with open(swings) as f:
+        data = json.load(f)
     out = []
     for game, res in zip(games, data):
         _colour, score, opening, moves = game

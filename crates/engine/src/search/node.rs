@@ -335,7 +335,7 @@ impl<G: Evaluate> Searcher<G> {
             improving,
             in_check,
             static_eval,
-            pieces: pos.null_move().is_some() || in_check,
+            pieces: in_check || pos.null_move().is_some(),
         });
         let mut number = 0usize;
         let tt_tactical = top_lmr
