@@ -45,6 +45,7 @@ trait DynPosition: fmt::Debug + Send + Sync {
     fn is_check(&self) -> bool;
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves_uci(&self) -> Vec<String>;
+    fn static_eval(&self) -> Option<i32>;
     /// Plays `uci`; when `history` is given, records the position left
     /// there first. Nothing changes on an error.
     fn play_uci(
@@ -87,6 +88,15 @@ impl<G: EngineGameType> DynPosition for Typed<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
+    }
+
+    fn static_eval(&self) -> Option<i32> {
+        (self.0.outcome().is_none() && !self.0.is_check()).then(|| {
+            let mut acc = Box::<crate::nnue::Accumulator>::default();
+            self.0
+                .net_evaluate(&mut acc)
+                .unwrap_or_else(|| self.0.evaluate())
+        })
     }
 
     fn legal_moves_uci(&self) -> Vec<String> {
@@ -189,6 +199,16 @@ impl EnginePosition {
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
+    }
+
+    /// Level 8's static evaluation in centipawns, from the side to move's
+    /// point of view: its weights, plus the game's network where it has
+    /// one (the lower levels weigh less). `None` in check or when the
+    /// game is over, where nothing is evaluated. For comparing with the
+    /// reference's `eval` (scripts/strength).
+    #[must_use]
+    pub fn static_eval(&self) -> Option<i32> {
+        self.0.static_eval()
     }
 
     /// Every legal move in UCI notation.

@@ -121,6 +121,17 @@ struct FitArgs {
     /// Threads for the error computation.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Fit level 8's weights (with the terms only it weighs) instead of
+    /// levels 1–7's: for labels from the reference (`label-fsf.py`).
+    #[arg(long)]
+    top: bool,
+    /// The logistic scale to fit with (1 for the reference's centipawns
+    /// through the labels' own curve) instead of the best for the start.
+    #[arg(long)]
+    k: Option<f64>,
+    /// Stop the passes after this many seconds and report the best so far.
+    #[arg(long)]
+    max_seconds: Option<f64>,
 }
 
 /// Why `tune` failed.
@@ -193,6 +204,9 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliErr
                 max_passes: a.max_passes,
                 only: a.only.clone(),
                 threads: a.threads,
+                top: a.top,
+                k: a.k,
+                max_seconds: a.max_seconds,
                 ..FitOptions::default()
             };
             let report = tune::fit(a.variant, &data, &opts, &mut |line| eprintln!("{line}"))?;

@@ -463,6 +463,28 @@ impl UciBackend for Engine {
         self.worker.stop();
     }
 
+    /// The reference's last line of `eval`, so that one script reads
+    /// both: pawns from White's point of view, or `none (in check)`.
+    fn eval(&mut self, reply: &mut Reply<'_>) -> Result<(), EngineError> {
+        let game = self.game()?;
+        let position = game.position();
+        match position.static_eval() {
+            Some(cp) => {
+                let white = if position.turn() == Color::White {
+                    cp
+                } else {
+                    -cp
+                };
+                reply.line(format_args!(
+                    "Final evaluation {:+.2} (white side)",
+                    f64::from(white) / 100.0
+                ));
+            }
+            None => reply.line("Final evaluation: none (in check)"),
+        }
+        Ok(())
+    }
+
     fn display(&mut self, reply: &mut Reply<'_>) -> Result<(), EngineError> {
         let position = self.position()?;
         let visitor = DescribeAfter {
@@ -540,6 +562,33 @@ mod tests {
             game.play_uci(m).unwrap();
         }
         game.position().legal_moves_uci()
+    }
+
+    /// `eval` speaks for White whoever is to move, as the reference
+    /// does, and refuses a position in check.
+    #[test]
+    fn eval_is_white_s_static_evaluation_like_the_reference() {
+        let final_pawns = |input: &str| -> Vec<String> {
+            let (out, _) = transcript(input);
+            out.into_iter()
+                .filter(|l| l.starts_with("Final evaluation"))
+                .collect()
+        };
+        // White has an extra queen; the same board with either side to move.
+        for side in ["w", "b"] {
+            let lines = final_pawns(&format!(
+                "position fen 4k3/8/8/8/8/8/8/3QK3 {side} - - 0 1\neval\n"
+            ));
+            assert_eq!(lines.len(), 1, "{lines:?}");
+            let pawns: f64 = lines[0]
+                .split_whitespace()
+                .nth(2)
+                .and_then(|w| w.parse().ok())
+                .expect("a number of pawns");
+            assert!(pawns > 5.0, "{side} to move: {lines:?}");
+        }
+        let check = final_pawns("position fen 4k3/8/8/8/8/8/8/4QK2 b - - 0 1\neval\n");
+        assert_eq!(check, ["Final evaluation: none (in check)"]);
     }
 
     #[test]

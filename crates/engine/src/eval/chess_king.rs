@@ -12,8 +12,8 @@
 use chessplayx_rules::{
     Color,
     chess::{
-        Bitboard, Board, File, Rank, Role, Square, bishop_attacks, king_attacks, knight_attacks,
-        queen_attacks, rook_attacks,
+        Bitboard, Board, File, Rank, Role, Square, between, bishop_attacks, king_attacks,
+        knight_attacks, queen_attacks, rook_attacks,
     },
 };
 
@@ -215,10 +215,99 @@ pub(crate) fn danger(
     if (board.by_role(Role::Queen) & board.by_color(them)).is_empty() {
         d -= t.no_queen;
     }
+    d += wing_danger(board, us, k, ours, theirs, t);
     if (ours.knights & ours.king).any() {
         d -= t.knight_defender;
     }
     d
+}
+
+/// The files a king on `file` shelters behind (Stockfish's idea of a
+/// king's flank): the queen's wing for files a–c (with d from the a- and
+/// b-files' view when on d), the centre for d–e, the king's wing for
+/// f–h; our five ranks.
+fn flank(us: Color, file: File) -> Bitboard {
+    let files = |lo: u32, hi: u32| {
+        (lo..=hi)
+            .filter_map(File::new)
+            .fold(Bitboard::EMPTY, |b, f| b | Bitboard::file(f))
+    };
+    let wing = match file as u32 {
+        0 => files(0, 2),
+        1 | 2 => files(0, 3),
+        3 | 4 => files(2, 5),
+        5 | 6 => files(4, 7),
+        _ => files(5, 7),
+    };
+    let camp = match us {
+        Color::White => Bitboard(0x0000_00FF_FFFF_FFFF),
+        Color::Black => Bitboard(0xFFFF_FFFF_FF00_0000),
+    };
+    wing & camp
+}
+
+/// The danger terms beyond the ring: the attack on the king's whole wing,
+/// pins and discoveries aimed at it, the attacker's mobility, and open
+/// files in front of it. Zero weights cost one branch.
+fn wing_danger(
+    board: &Board,
+    us: Color,
+    k: Square,
+    ours: &Attacks,
+    theirs: &Attacks,
+    t: &ChessTerms,
+) -> i32 {
+    if t.flank_attack == 0
+        && t.flank_defense == 0
+        && t.blockers == 0
+        && t.mobility_danger == 0
+        && t.bare_danger == 0
+    {
+        return 0;
+    }
+    let wing = flank(us, k.file());
+    let hit = (theirs.all & wing).count() as i32 + (theirs.twice & wing).count() as i32;
+    let held = (ours.all & wing).count() as i32;
+    let mut d = t.flank_attack * hit * hit / 8 - t.flank_defense * held;
+    d += t.blockers * blockers(board, us, k).count() as i32;
+    d += t.mobility_danger * (theirs.mobility.mg - ours.mobility.mg) / 8;
+    d += t.bare_danger * bare_files(board, us, k);
+    d
+}
+
+/// Pieces of either side that are the only piece between an enemy slider
+/// and the king of `us` on `k`.
+fn blockers(board: &Board, us: Color, k: Square) -> Bitboard {
+    let them = board.by_color(us.other());
+    let diagonal = (board.by_role(Role::Bishop) | board.by_role(Role::Queen)) & them;
+    let straight = (board.by_role(Role::Rook) | board.by_role(Role::Queen)) & them;
+    let snipers = (bishop_attacks(k, Bitboard::EMPTY) & diagonal)
+        | (rook_attacks(k, Bitboard::EMPTY) & straight);
+    let occ = board.occupied();
+    let mut out = Bitboard::EMPTY;
+    for s in snipers {
+        let inside = between(k, s) & occ;
+        if inside.any() && !inside.more_than_one() {
+            out |= inside;
+        }
+    }
+    out
+}
+
+/// Files at the king of `us` on `k` (its own and both neighbours, moved
+/// in from the edge) with no pawn of ours in front of the king.
+fn bare_files(board: &Board, us: Color, k: Square) -> i32 {
+    let ours = board.pawns() & board.by_color(us);
+    let centre = (k.file() as u32).clamp(1, 6);
+    let king_rank = k.rank() as i32;
+    let ahead = |sq: Square| match us {
+        Color::White => sq.rank() as i32 > king_rank,
+        Color::Black => (sq.rank() as i32) < king_rank,
+    };
+    (centre - 1..=centre + 1)
+        .filter_map(File::new)
+        .filter(|&f| !(ours & Bitboard::file(f)).into_iter().any(ahead))
+        .count() as i32
 }
 
 /// The penalty the king of `us` takes for its danger: danger² in the
@@ -266,6 +355,75 @@ mod tests {
             Color::White => danger(&b, us, &w, &bl, &TERMS),
             Color::Black => danger(&b, us, &bl, &w, &TERMS),
         }
+    }
+
+    #[test]
+    fn a_pinned_piece_and_a_discovery_both_block() {
+        // White's king on e1: the knight on e2 is pinned by the rook on e8;
+        // Black's own bishop on d2 stands between the queen on a5 and the
+        // king (a discovered check waits). The pawn f2 is behind nothing.
+        let b = board("4r1k1/8/8/q7/8/8/3bNP2/4K3 w - - 0 1");
+        let e1 = Square::from_coords(File::E, Rank::First);
+        let got = blockers(&b, Color::White, e1);
+        let e2 = Square::from_coords(File::E, Rank::Second);
+        let d2 = Square::from_coords(File::D, Rank::Second);
+        assert_eq!(got, Bitboard::from_square(e2) | Bitboard::from_square(d2));
+        // Two pieces on the line: neither alone blocks.
+        let b = board("4r1k1/8/8/8/4P3/8/4N3/4K3 w - - 0 1");
+        assert!(blockers(&b, Color::White, e1).is_empty());
+    }
+
+    #[test]
+    fn bare_files_count_the_open_lines_in_front_of_the_king() {
+        let g1 = Square::from_coords(File::G, Rank::First);
+        let h1 = Square::from_coords(File::H, Rank::First);
+        let full = board("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+        assert_eq!(bare_files(&full, Color::White, g1), 0);
+        let h_open = board("6k1/5ppp/8/8/8/8/5PP1/6K1 w - - 0 1");
+        assert_eq!(bare_files(&h_open, Color::White, g1), 1);
+        // A king in the corner watches the f-, g- and h-files.
+        let f_open = board("6k1/5ppp/8/8/8/8/6PP/7K w - - 0 1");
+        assert_eq!(bare_files(&f_open, Color::White, h1), 1);
+        // Black's pawns are in front of Black's king, from its side.
+        let g8 = Square::from_coords(File::G, Rank::Eighth);
+        assert_eq!(bare_files(&full, Color::Black, g8), 0);
+        assert_eq!(
+            bare_files(
+                &board("6k1/5pp1/8/8/8/8/5PPP/6K1 w - - 0 1"),
+                Color::Black,
+                g8
+            ),
+            1
+        );
+    }
+
+    #[test]
+    fn the_wing_terms_raise_the_danger_of_a_storm_on_the_king_s_side() {
+        // Black's queen and rooks bear on White's castled king's wing; the
+        // same pieces on the queen's side.
+        let storm = "1k6/8/8/8/6q1/6rr/5PPP/6K1 w - - 0 1";
+        let calm = "1k6/8/8/8/q7/rr6/5PPP/6K1 w - - 0 1";
+        let wing = ChessTerms {
+            flank_attack: 3,
+            flank_defense: 4,
+            blockers: 98,
+            mobility_danger: 8,
+            bare_danger: 100,
+            ..TERMS
+        };
+        let with = |fen: &str, t: &ChessTerms| {
+            let b = board(fen);
+            let (w, bl) = (attacks(&b, Color::White, t), attacks(&b, Color::Black, t));
+            danger(&b, Color::White, &w, &bl, t)
+        };
+        let gained = with(storm, &wing) - with(storm, &TERMS);
+        let gained_calm = with(calm, &wing) - with(calm, &TERMS);
+        assert!(gained > gained_calm + 100, "{gained} {gained_calm}");
+        assert_eq!(
+            danger_of(storm, Color::White),
+            with(storm, &TERMS),
+            "zero weights add nothing"
+        );
     }
 
     #[test]

@@ -61,6 +61,22 @@ pub(crate) struct ChessTerms {
     pub(crate) knight_defender: i32,
     /// Added to every king's danger.
     pub(crate) king_offset: i32,
+    /// The enemy's attacks on our king's flank (its three or four files,
+    /// our five ranks), squares attacked twice counted again: this times
+    /// their square, in 1/8. A storm of pieces on one wing is coming
+    /// before it touches the ring.
+    pub(crate) flank_attack: i32,
+    /// Taken off per square of that flank we attack.
+    pub(crate) flank_defense: i32,
+    /// Per piece (either side's) that alone stands between an enemy slider
+    /// and our king: a pin or a discovered check waiting.
+    pub(crate) blockers: i32,
+    /// The enemy's middle-game mobility less ours, times this in 1/8:
+    /// active attackers against passive defenders.
+    pub(crate) mobility_danger: i32,
+    /// Per file at the king (its own and the neighbours, moved in from
+    /// the edge) with no pawn of ours in front of it: open lines.
+    pub(crate) bare_danger: i32,
     /// Danger at or under this costs nothing.
     pub(crate) king_threshold: i32,
     /// Danger counts up to this.
@@ -126,6 +142,11 @@ pub(crate) const TERMS: ChessTerms = ChessTerms {
     no_queen: 873,
     knight_defender: 100,
     king_offset: 37,
+    flank_attack: 0,
+    flank_defense: 0,
+    blockers: 0,
+    mobility_danger: 0,
+    bare_danger: 0,
     king_threshold: 100,
     king_cap: 3000,
     king_divisor: [5850, 29],
@@ -190,6 +211,13 @@ impl ChessTerms {
             ("no_queen", &mut self.no_queen),
             ("knight_defender", &mut self.knight_defender),
             ("offset", &mut self.king_offset),
+            ("flank_attack", &mut self.flank_attack),
+            ("flank_defense", &mut self.flank_defense),
+            ("blockers", &mut self.blockers),
+            ("mobility", &mut self.mobility_danger),
+            ("bare", &mut self.bare_danger),
+            ("cap", &mut self.king_cap),
+            ("divisor_mg", &mut self.king_divisor[0]),
         ] {
             f(&format!("{prefix}king_danger.{name}"), w);
         }

@@ -40,6 +40,9 @@ pub enum UciCommand {
     /// `d`: print the current position (a Fairy-Stockfish/Stockfish
     /// debugging command that test tools rely on).
     Display,
+    /// `eval`: print the current position's static evaluation
+    /// (Fairy-Stockfish's debugging command, for comparing evaluations).
+    Eval,
     /// A blank line, which UCI says to ignore.
     Empty,
 }
@@ -300,6 +303,7 @@ impl UciCommand {
             "stop" => no_arguments(Self::Stop, "stop", words),
             "quit" => no_arguments(Self::Quit, "quit", words),
             "d" => no_arguments(Self::Display, "d", words),
+            "eval" => no_arguments(Self::Eval, "eval", words),
             "setoption" => parse_setoption(words),
             "position" => parse_position(words),
             "go" => GoParams::parse(words).map(Self::Go),

@@ -71,6 +71,13 @@ pub trait UciBackend {
     /// Whatever keeps the backend from describing its position.
     fn display(&mut self, reply: &mut Reply<'_>) -> Result<(), Self::Error>;
 
+    /// `eval`: print the current position's static evaluation.
+    ///
+    /// # Errors
+    ///
+    /// Whatever keeps the backend from evaluating its position.
+    fn eval(&mut self, reply: &mut Reply<'_>) -> Result<(), Self::Error>;
+
     /// `stop`. The loop runs `go` to completion before reading the next
     /// line, so a synchronous backend has nothing to stop; a backend that
     /// searches on another thread overrides this.
@@ -434,6 +441,7 @@ fn dispatch(line: &str, backend: &mut impl UciBackend, reply: &mut Reply<'_>) ->
             Ok(())
         }
         UciCommand::Display => backend.display(reply),
+        UciCommand::Eval => backend.eval(reply),
         UciCommand::Stop => {
             backend.stop();
             Ok(())
@@ -522,6 +530,12 @@ mod tests {
         fn display(&mut self, reply: &mut Reply<'_>) -> Result<(), Refused> {
             self.calls.push("display".into());
             reply.line("Fen: test");
+            Ok(())
+        }
+
+        fn eval(&mut self, reply: &mut Reply<'_>) -> Result<(), Refused> {
+            self.calls.push("eval".into());
+            reply.line("Final evaluation +0.00 (white side)");
             Ok(())
         }
 
