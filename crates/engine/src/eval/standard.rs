@@ -161,7 +161,7 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
         // threshold, cap and divisor were not among the fitted weights
         // then (cap and divisor are now), nor were the wing terms
         // (session 31: fitted to the reference's static evaluation with
-        // the rest of the king danger they lost, z = −2.60,
+        // the rest of the king danger they lost, z = −2.75,
         // docs/strength-session-31.md), which stay zero.
         ..chess_terms::TERMS
     }),
