@@ -160,9 +160,10 @@ pub(crate) const TOP_PARAMS: StandardParams = StandardParams {
         // The passers' kings did not move in the fit; the king danger's
         // threshold, cap and divisor were not among the fitted weights
         // then (cap and divisor are now), nor were the wing terms
-        // (session 31: fitted to the reference's static evaluation with
-        // the rest of the king danger they lost, z = −2.75,
-        // docs/strength-session-31.md), which stay zero.
+        // (session 31: fitted with the rest of the king danger to the
+        // reference's static evaluation they lost, z = −2.75, and to game
+        // results gained nothing, z = −0.65; docs/strength-session-31.md),
+        // which stay zero.
         ..chess_terms::TERMS
     }),
     // The fitted tables (session 14) scored 134/244 (+34 ± 43) at 100 ms
