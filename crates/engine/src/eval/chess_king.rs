@@ -222,10 +222,9 @@ pub(crate) fn danger(
     d
 }
 
-/// The files a king on `file` shelters behind (Stockfish's idea of a
-/// king's flank): the queen's wing for files a–c (with d from the a- and
-/// b-files' view when on d), the centre for d–e, the king's wing for
-/// f–h; our five ranks.
+/// The squares a king on `file` shelters behind (Stockfish's idea of a
+/// king's flank), on our five ranks: files a–c for a king on a, a–d on b
+/// or c, c–f on d or e, e–h on f or g, f–h on h.
 fn flank(us: Color, file: File) -> Bitboard {
     let files = |lo: u32, hi: u32| {
         (lo..=hi)
@@ -296,7 +295,7 @@ fn blockers(board: &Board, us: Color, k: Square) -> Bitboard {
 
 /// Files at the king of `us` on `k` (its own and both neighbours, moved
 /// in from the edge) with no pawn of ours in front of the king.
-fn bare_files(board: &Board, us: Color, k: Square) -> i32 {
+pub(crate) fn bare_files(board: &Board, us: Color, k: Square) -> i32 {
     let ours = board.pawns() & board.by_color(us);
     let centre = (k.file() as u32).clamp(1, 6);
     let king_rank = k.rank() as i32;

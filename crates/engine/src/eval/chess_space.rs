@@ -20,7 +20,7 @@ use chessplayx_rules::{
 
 use super::{
     Tapered,
-    chess_king::Attacks,
+    chess_king::{Attacks, bare_files},
     chess_terms::{ChessTerms, step},
     chess8::{pawn_attacks_from, relative},
 };
@@ -128,14 +128,11 @@ fn storm(board: &Board, us: Color, k: Square, t: &ChessTerms) -> i32 {
     let centre = (k.file() as u32).clamp(File::B as u32, File::G as u32);
     let rank_of = |sq: Square| relative(us, sq).rank() as usize;
     let king_rank = rank_of(k);
-    let mut penalty = 0;
+    let mut penalty = t.bare_file * bare_files(board, us, k);
     for f in centre - 1..=centre + 1 {
         let Some(file) = File::new(f) else { continue };
         let on_file = Bitboard::file(file);
         let in_front = |sq: Square| rank_of(sq) > king_rank;
-        if !(ours & on_file).into_iter().any(in_front) {
-            penalty += t.bare_file;
-        }
         // The enemy pawn nearest our side on this file.
         let Some(near) = (theirs & on_file)
             .into_iter()
