@@ -183,6 +183,9 @@ struct Frame<M> {
     /// The move being searched from this ply is quiet
     /// ([`knob::PRIOR_BONUS`]).
     quiet: bool,
+    /// [`knob::STAT_CARRY`]: the statistics of the quiet move being
+    /// searched from this ply (0 for other moves).
+    stat: i32,
 }
 
 impl<M> Frame<M> {
@@ -198,6 +201,7 @@ impl<M> Frame<M> {
             captures: Vec::with_capacity(32),
             slot: history::NO_SLOT,
             quiet: false,
+            stat: 0,
             excluded: None,
             double_exts: 0,
         }
@@ -246,8 +250,10 @@ const DOUBLE_EXT_MAX: u8 = 6;
 /// The history bonus of a cut-off at `depth` (and of the move credited
 /// for a fail low below it, [`knob::PRIOR_BONUS`]).
 #[inline]
-fn history_bonus(depth: i32, linear: bool) -> i32 {
-    if linear {
+fn history_bonus(depth: i32, linear: bool, fast: bool) -> i32 {
+    if fast {
+        (32 * depth * depth + 128 * depth - 128).clamp(32, 6000)
+    } else if linear {
         (300 * depth - 250).clamp(50, 1600)
     } else {
         (depth * depth * 16).min(2000)
@@ -461,6 +467,25 @@ pub(crate) mod knob {
     /// is not level (|eval| > 100), as the reference does, in place of
     /// level 8's extension of every check that keeps material. Not played.
     pub(crate) const CHECK_EXT_DEEP: u64 = 1 << 44;
+    /// History bonuses on the reference's scale, `32 d² + 128 d − 128`
+    /// (at most 6,000), where `16 d²` (at most 2,000) moves an entry a
+    /// quarter as far: the statistics follow the last few hundred nodes
+    /// rather than a long average. Not played.
+    pub(crate) const HIST_FAST: u64 = 1 << 45;
+    /// A table cut-off teaches the histories: a quiet table move that
+    /// holds beta gets a cut-off's bonus, one that fails low a malus, as
+    /// the reference does at its table probe. Without it the moves that
+    /// cut most often (through the table) stop being taught. Not played.
+    pub(crate) const TT_HIST: u64 = 1 << 46;
+    /// A reduced quiet move whose reduced search beat alpha teaches its
+    /// continuation histories by the re-search's verdict: a bonus if it
+    /// still beats alpha at full depth, a malus if not. Not played.
+    pub(crate) const LMR_HIST: u64 = 1 << 47;
+    /// A quiet move's reduction also reads the statistics of the move
+    /// that led to its node: a ply less when ours are good and the
+    /// opponent's move's were bad (it probably erred, so look harder), a
+    /// ply more the other way round. Not played.
+    pub(crate) const STAT_CARRY: u64 = 1 << 48;
 }
 
 /// The switches level 8 plays with in chess: the first bundle measured,

@@ -112,6 +112,20 @@ impl<R: Eval8> Evaluate for Position<R> {
         history_slot(mv)
     }
 
+    /// Decodes [`move_code`]: the mover stands on its from square; the
+    /// move is quiet when its target is empty, it is no pawn's capture
+    /// (en passant) and no queen promotion.
+    fn quiet_slot_of_code(&self, code: u16) -> Option<usize> {
+        let from = Square::new(u32::from(code & 63))?;
+        let to = Square::new(u32::from(code >> 6 & 63))?;
+        let role = self.piece_at(from)?.role;
+        let promo = code >> 12;
+        let quiet = self.piece_at(to).is_none()
+            && !(role == Role::Pawn && from.file() != to.file())
+            && promo != Role::Queen as u16;
+        quiet.then(|| role as usize * 64 + to as usize)
+    }
+
     #[inline]
     fn lost(&self) -> bool {
         R::lost(self)

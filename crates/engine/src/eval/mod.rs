@@ -82,6 +82,15 @@ pub trait Evaluate: Game {
     /// A compact non-zero code of the move for the transposition table.
     fn move_code(mv: Self::Move) -> u16;
 
+    /// The history slot of the quiet move whose table code is `code`
+    /// here, so that a table cut-off can teach the histories without
+    /// generating the moves; `None` for a tactical move or a game that
+    /// does not decode codes.
+    fn quiet_slot_of_code(&self, code: u16) -> Option<usize> {
+        let _ = code;
+        None
+    }
+
     /// The move's `(piece, target)` slot in the history tables, below
     /// 1024 (enough for 7 roles × 90 squares).
     fn history_slot(&self, mv: Self::Move) -> usize;

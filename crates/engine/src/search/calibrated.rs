@@ -238,6 +238,10 @@ fn a_rows_switches_replace_level_8s() {
         BUTTERFLY,
         STEP13,
         CHECK_EXT_DEEP,
+        HIST_FAST,
+        TT_HIST,
+        LMR_HIST,
+        STAT_CARRY,
     ] {
         assert_eq!(super::CHESS_SWITCHES & bit, 0, "{bit} is played");
         assert_ne!(own, run_to(11, Some(super::CHESS_SWITCHES | bit)), "{bit}");

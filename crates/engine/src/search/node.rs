@@ -151,6 +151,9 @@ impl<G: Evaluate> Searcher<G> {
             && h.depth >= depth
             && let Some(s) = h.cutoff(ply, alpha, beta)
         {
+            if self.on(knob::TT_HIST) && h.mv != 0 {
+                self.teach_table_move(pos, h.mv, depth, ply, s >= beta);
+            }
             return s;
         }
 
@@ -327,6 +330,9 @@ impl<G: Evaluate> Searcher<G> {
         };
         let ext2 = self.on(knob::SING_EXT2);
         let cut_lmr2 = self.on(knob::CUT_LMR2);
+        let lmr_hist = self.on(knob::LMR_HIST) && cont;
+        let stat_carry = self.on(knob::STAT_CARRY);
+        self.stack[ply].stat = 0;
         let lmr_deeper = self.on(knob::LMR_DEEPER);
         let lmr_ext = self.on(knob::LMR_EXT);
         let capt_lmr = self.on(knob::CAPT_LMR);
@@ -532,7 +538,14 @@ impl<G: Evaluate> Searcher<G> {
                     r += i32::from(cut_node) * if cut_lmr2 { 2 } else { 1 };
                     r -= i32::from(is_killer);
                     r -= i32::from(gives_check || in_check);
-                    r -= self.quiet_stat(pos, mv, ply, us) / hist_div;
+                    let stat = self.quiet_stat(pos, mv, ply, us);
+                    r -= stat / hist_div;
+                    if stat_carry && ply >= 1 {
+                        let theirs = self.stack[ply - 1].stat;
+                        r +=
+                            i32::from(theirs >= 0 && stat < 0) - i32::from(stat >= 0 && theirs < 0);
+                        self.stack[ply].stat = stat;
+                    }
                     let lowest = -i32::from(lmr_ext && r <= -2 && searched <= 5);
                     r = r.clamp(lowest, (new_depth - 1).max(0));
                 } else if bad_capt
@@ -587,6 +600,13 @@ impl<G: Evaluate> Searcher<G> {
                         !cut_node,
                         gives_check,
                     );
+                    if lmr_hist && !tactical && !self.stopped {
+                        let b = self.bonus(new_depth);
+                        let prev = self.prev_slots(ply);
+                        let slot = pos.history_slot(mv);
+                        let b = if score > alpha { b } else { -b };
+                        self.tables.update_cont(us.0, prev, slot, b);
+                    }
                 }
                 if score > alpha && score < beta {
                     score = -self.negamax(
@@ -601,6 +621,7 @@ impl<G: Evaluate> Searcher<G> {
                 }
             }
             self.path.pop();
+            self.stack[ply].stat = 0;
             searched += 1;
             if self.stopped {
                 break;
@@ -617,7 +638,7 @@ impl<G: Evaluate> Searcher<G> {
                         pv.extend_from_slice(&tail[0].pv);
                     }
                     if score >= beta {
-                        let bonus = history_bonus(depth, self.on(knob::BONUS_LIN));
+                        let bonus = self.bonus(depth);
                         if !tactical {
                             let f = &mut self.stack[ply];
                             if f.killers[0] != Some(mv) {
@@ -722,11 +743,34 @@ impl<G: Evaluate> Searcher<G> {
         }
         let slot = usize::from(parent.slot);
         let them = Color2(1 - us.0);
-        let bonus = history_bonus(depth, self.on(knob::BONUS_LIN));
+        let bonus = self.bonus(depth);
         self.update_history(them, slot, bonus);
         if self.on(knob::CONT_HIST) {
             let prev = self.prev_slots(ply - 1);
             self.tables.update_cont(them.0, prev, slot, bonus);
+        }
+    }
+
+    /// History bonus for a result at `depth` ([`knob::HIST_FAST`],
+    /// [`knob::BONUS_LIN`] or the plain square law).
+    #[inline]
+    pub(super) fn bonus(&self, depth: i32) -> i32 {
+        history_bonus(depth, self.on(knob::BONUS_LIN), self.on(knob::HIST_FAST))
+    }
+
+    /// [`knob::TT_HIST`]: the table's move `code` cut this node off
+    /// (`held`) or failed low; a quiet one is taught as if searched.
+    fn teach_table_move(&mut self, pos: &G, code: u16, depth: i32, ply: usize, held: bool) {
+        let Some(slot) = pos.quiet_slot_of_code(code) else {
+            return;
+        };
+        let us = Color2::of(pos);
+        let b = self.bonus(depth);
+        let b = if held { b } else { -b };
+        self.update_history(us, slot, b);
+        if self.on(knob::CONT_HIST) {
+            let prev = self.prev_slots(ply);
+            self.tables.update_cont(us.0, prev, slot, b);
         }
     }
 

@@ -58,6 +58,7 @@ impl<G: Evaluate> Searcher<G> {
             f.slot = history::NO_SLOT;
             f.excluded = None;
             f.double_exts = 0;
+            f.stat = 0;
         }
         self.path.clear();
         self.path.extend_from_slice(&history.entries);
