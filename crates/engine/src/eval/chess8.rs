@@ -112,7 +112,7 @@ impl<R: Eval8> Evaluate for Position<R> {
         history_slot(mv)
     }
 
-    /// Decodes [`move_code`]: the mover stands on its from square; the
+    /// Decodes `move_code`: the mover stands on its from square; the
     /// move is quiet when its target is empty, it is no pawn's capture
     /// (en passant) and no queen promotion.
     fn quiet_slot_of_code(&self, code: u16) -> Option<usize> {
