@@ -123,7 +123,7 @@ impl<R: Eval8> Evaluate for Position<R> {
         let quiet = self.piece_at(to).is_none()
             && !(role == Role::Pawn && from.file() != to.file())
             && promo != Role::Queen as u16;
-        quiet.then(|| role as usize * 64 + to as usize)
+        quiet.then(|| role_slot(role, to))
     }
 
     #[inline]
@@ -242,7 +242,14 @@ pub(crate) fn is_pawn_advance(color: Color, mv: Move) -> bool {
 /// History slot: moving role × target square.
 #[inline]
 pub(crate) fn history_slot(mv: Move) -> usize {
-    mv.role() as usize * 64 + mv.to() as usize
+    role_slot(mv.role(), mv.to())
+}
+
+/// The history slot of `role` moving to `to`, shared by a move and a
+/// decoded table code.
+#[inline]
+const fn role_slot(role: Role, to: Square) -> usize {
+    role as usize * 64 + to as usize
 }
 
 /// Material won at once by a normal (non-atomic) move: the victim plus a
