@@ -80,6 +80,11 @@ pub struct LevelParams {
     /// without a build (docs/strength-search-session-26.md). `None` in
     /// every row of the tables.
     pub switches: Option<u64>,
+    /// Level 8's tunable search constants to play instead of the
+    /// defaults (only with [`Self::full_engine`]): the research column
+    /// of `chessplayx tune spsa` (docs/strength-session-33.md). `None`
+    /// in every row of the tables.
+    pub search: Option<crate::SearchParams>,
 }
 
 /// A row of the level tables with every limit set.
@@ -102,6 +107,7 @@ const fn row(
         hash_mb,
         full_engine: false,
         switches: None,
+        search: None,
     }
 }
 
@@ -133,6 +139,7 @@ const FULL: LevelParams = LevelParams {
     hash_mb: 32,
     full_engine: true,
     switches: None,
+    search: None,
 };
 
 // The tables, levels 1-8. Columns of `row`: depth, nodes, time cap (ms),

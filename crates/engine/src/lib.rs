@@ -36,5 +36,6 @@ pub use position::{
 };
 pub use rng::Rng;
 pub use score::Score;
+pub use search::params::{ParamSpec, ParamsError, SPECS as SEARCH_PARAM_SPECS, SearchParams};
 pub use search::{PositionHistory, RootLine, SearchInfo, SearchOptions, SearchResult, Searcher};
 pub use worker::{BackgroundSearch, SearchJob};

@@ -22,6 +22,7 @@ mod history;
 pub(crate) mod knob;
 mod node;
 mod ordering;
+pub(crate) mod params;
 mod probcut;
 mod quiesce;
 mod root;
@@ -220,15 +221,9 @@ struct RootMove<M> {
     order: i32,
 }
 
-// Search parameters, hand-set (see docs/strength.md).
-const RFP_MARGIN: i32 = 90;
+// Search parameters, hand-set (see docs/strength.md); the tunable ones
+// are in `params` (`SearchParams`).
 const NULL_MIN_DEPTH: i32 = 3;
-const FUTILITY_BASE: i32 = 120;
-const FUTILITY_PER_DEPTH: i32 = 110;
-const QS_DELTA: i32 = 220;
-const SEE_QUIET_MARGIN: i32 = 60;
-const SEE_CAPTURE_MARGIN: i32 = 100;
-const ASPIRATION: i32 = 30;
 const HISTORY_MAX: i32 = 16_384;
 /// [`knob::BUTTERFLY`]: the low 12 bits of a move code, from and to
 /// square on the 8×8 board.
@@ -239,9 +234,7 @@ const RFP_MARGIN_TOP: i32 = 75;
 const RFP_MARGIN_WIDE: i32 = 120;
 const RAZOR_BASE: i32 = 250;
 const RAZOR_PER_DEPTH: i32 = 150;
-const HIST_PRUNE_PER_DEPTH: i32 = 2_000;
 const SINGULAR_MIN_DEPTH: i32 = 7;
-const SINGULAR_MARGIN: i32 = 2;
 /// How far below the singular bound the other moves must stay for the
 /// table move's double extension ([`knob::SING_EXT2`]), in centipawns.
 const DOUBLE_EXT_MARGIN: i32 = 20;
@@ -372,6 +365,11 @@ pub struct Searcher<G: Evaluate> {
     /// [`knob::LMR_STEEP`].
     lmr_steep: Box<[[u8; 64]; 64]>,
     lmr_flat: Box<[[u8; 64]; 64]>,
+    /// Level 8's tunable constants in this search (the defaults at
+    /// levels 1-7 and unless a row gives its own).
+    params: params::SearchParams,
+    /// The `(base, div)` [`Self::lmr_top`] was built with (hundredths).
+    lmr_top_built: (i32, i32),
     /// Level 8's search switches ([`knob`]) in this search's game: 0 at
     /// levels 1-7 and in the games where none were measured to help, so
     /// those search as calibrated.
@@ -416,6 +414,8 @@ impl<G: Evaluate> Searcher<G> {
             lmr_top: lmr_table_top(false),
             lmr_steep: lmr_table_top(true),
             lmr_flat: lmr_table_with(0.75, 2.3),
+            params: params::SearchParams::DEFAULT,
+            lmr_top_built: (75, 190),
             switches: 0,
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),

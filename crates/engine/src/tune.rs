@@ -738,6 +738,7 @@ where
 }
 
 pub mod pst;
+pub mod spsa;
 
 #[cfg(test)]
 mod tests;

@@ -11,8 +11,12 @@ use std::{
 };
 
 use chessplayx_engine::{
+    SEARCH_PARAM_SPECS, SearchParams,
     nnue::train::{self, TrainError, TrainOptions},
-    tune::{self, FitOptions, GenOptions, TuneError},
+    tune::{
+        self, FitOptions, GenOptions, TuneError,
+        spsa::{SpsaOptions, SpsaReport},
+    },
 };
 use chessplayx_rules::Variant;
 
@@ -31,6 +35,49 @@ enum TuneCommand {
     Fit(FitArgs),
     /// Train a game's network on positions written by `gen --with-score`.
     TrainNet(TrainArgs),
+    /// Tune level 8's search constants together by self-play game pairs
+    /// (SPSA); prints the tuned set as `LevelRow`'s `tune=` text.
+    Spsa(SpsaArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct SpsaArgs {
+    /// The game.
+    #[arg(long)]
+    variant: Variant,
+    /// Game pairs to play.
+    #[arg(long, default_value_t = 1000)]
+    pairs: u32,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 12000)]
+    nodes: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the openings and directions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random moves at the start of each game.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Plies after which a game is called a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: u32,
+    /// Learning rate (a pair moves a constant by rate × step × result).
+    #[arg(long, default_value_t = 0.02)]
+    rate: f64,
+    /// Scale of the perturbations.
+    #[arg(long, default_value_t = 1.0)]
+    step_scale: f64,
+    /// Only these constants (repeatable; all when none is given).
+    #[arg(long)]
+    only: Vec<String>,
+    /// Start from this set (`name:value,…`) instead of the defaults.
+    #[arg(long, default_value = "")]
+    start: SearchParams,
+    /// Print the constants every this many pairs.
+    #[arg(long, default_value_t = 20)]
+    every: u32,
 }
 
 #[derive(Debug, clap::Args)]
@@ -151,6 +198,9 @@ pub(crate) enum TuneCliError {
     /// Training the network failed.
     #[error(transparent)]
     Train(#[from] TrainError),
+    /// `--only` names no search constant.
+    #[error("no search constant is called {0:?}")]
+    NoSuchConstant(String),
     /// Writing the report failed.
     #[error("writing output: {0}")]
     Output(io::Error),
@@ -213,7 +263,57 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), TuneCliErr
             write!(out, "{}", report.render()).map_err(TuneCliError::Output)
         }
         TuneCommand::TrainNet(a) => train_net(a, out),
+        TuneCommand::Spsa(a) => spsa(a, out),
     }
+}
+
+/// `tune spsa`: tunes, reporting on standard error, and prints the set.
+fn spsa(a: &SpsaArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
+    let tuned = if a.only.is_empty() {
+        (0..SEARCH_PARAM_SPECS.len()).collect()
+    } else {
+        a.only
+            .iter()
+            .map(|name| {
+                SEARCH_PARAM_SPECS
+                    .iter()
+                    .position(|s| s.name == name)
+                    .ok_or_else(|| TuneCliError::NoSuchConstant(name.clone()))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let opts = SpsaOptions {
+        pairs: a.pairs,
+        nodes: a.nodes,
+        threads: a.threads,
+        seed: a.seed,
+        random_plies: a.random_plies,
+        max_plies: a.max_plies,
+        rate: a.rate,
+        step_scale: a.step_scale,
+        tuned,
+        start: a.start,
+    };
+    let every = a.every.max(1);
+    let mut progress = |r: &SpsaReport| {
+        if r.pairs.is_multiple_of(every) {
+            let raw: Vec<String> = SEARCH_PARAM_SPECS
+                .iter()
+                .zip(r.theta)
+                .map(|(s, t)| format!("{}={t:.1}", s.name))
+                .collect();
+            eprintln!(
+                "{} pairs (+{} ={} -{}): {}",
+                r.pairs,
+                r.results[0],
+                r.results[1],
+                r.results[2],
+                raw.join(" ")
+            );
+        }
+    };
+    let report = tune::spsa::spsa(a.variant, &opts, &mut progress);
+    writeln!(out, "tune={}", report.params()).map_err(TuneCliError::Output)
 }
 
 /// `tune train-net`: reads the data, trains, writes the weight file.

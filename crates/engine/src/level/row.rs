@@ -17,7 +17,7 @@ pub enum ParseRowError {
     },
     /// A key that is not a column of the level table.
     #[error(
-        "unknown key {key:?} (expected depth, nodes, ms, multipv, noise, blunder, hash, engine or switches)"
+        "unknown key {key:?} (expected depth, nodes, ms, multipv, noise, blunder, hash, engine, switches or tune)"
     )]
     UnknownKey {
         /// The key.
@@ -35,6 +35,9 @@ pub enum ParseRowError {
         /// The largest value.
         max: u64,
     },
+    /// `tune=` with a set of search constants that does not parse.
+    #[error("tune: {0}")]
+    Tune(#[from] crate::search::params::ParamsError),
     /// `engine=` with something else than `full` or `hand`.
     #[error("engine is full or hand, not {value:?}")]
     Engine {
@@ -89,6 +92,7 @@ impl FromStr for LevelParams {
                 "switches" => {
                     row.switches = Some(number("switches", value, 0, u64::MAX)?);
                 }
+                "tune" => row.search = Some(value.parse()?),
                 "engine" => {
                     row.full_engine = match value {
                         "full" => true,
@@ -135,6 +139,9 @@ impl fmt::Display for LevelParams {
         if let Some(s) = self.switches {
             write!(f, " switches={s}")?;
         }
+        if let Some(p) = self.search {
+            write!(f, " tune={p}")?;
+        }
         Ok(())
     }
 }
@@ -171,6 +178,13 @@ mod tests {
         assert_eq!(row.switches, None);
         let row: LevelParams = "engine=full switches=5734503".parse().unwrap();
         assert_eq!(row.switches, Some(5_734_503));
+        assert_eq!(row.to_string().parse::<LevelParams>(), Ok(row));
+        assert_eq!(row.search, None);
+        let row: LevelParams = "engine=full tune=rfp_margin:120,lmr_div:210"
+            .parse()
+            .unwrap();
+        let want: crate::SearchParams = "lmr_div:210,rfp_margin:120".parse().unwrap();
+        assert_eq!(row.search, Some(want));
         assert_eq!(row.to_string().parse::<LevelParams>(), Ok(row));
     }
 
@@ -212,6 +226,11 @@ mod tests {
                 ..
             }
         ));
+        assert!(matches!(
+            err("tune=rfp_margin:9999"),
+            ParseRowError::Tune(_)
+        ));
+        assert!(matches!(err("tune=bogus:1"), ParseRowError::Tune(_)));
         assert_eq!(
             err("engine=nnue"),
             ParseRowError::Engine {

@@ -180,13 +180,17 @@ impl<G: Evaluate> Searcher<G> {
             // The static evaluation, not a stored bound: a bound from a
             // shallow search that missed a quiet mate would keep this node
             // from ever being searched.
-            let rfp_depth = if self.on(knob::RFP) { 8 } else { 6 };
+            let rfp_depth = if self.on(knob::RFP) {
+                self.params.get(params::RFP_DEPTH)
+            } else {
+                6
+            };
             let rfp_margin = if self.on(knob::RFP_TIGHT) {
                 RFP_MARGIN_TOP
             } else if self.on(knob::RFP_WIDE) {
                 RFP_MARGIN_WIDE
             } else {
-                RFP_MARGIN
+                self.params.get(params::RFP_MARGIN)
             };
             if depth <= rfp_depth
                 && static_eval.abs() < MATE_BOUND
@@ -221,7 +225,10 @@ impl<G: Evaluate> Searcher<G> {
                 } else if self.on(knob::NULL_LESS) {
                     3 + depth / 6 + ((eval - beta) / 200).min(3)
                 } else {
-                    3 + depth / 4 + ((eval - beta) / 200).min(3)
+                    let p = &self.params;
+                    p.get(params::NULL_BASE)
+                        + depth / p.get(params::NULL_DIV)
+                        + ((eval - beta) / p.get(params::NULL_EVAL)).min(3)
                 };
                 self.stack[ply].null = true;
                 self.stack[ply].slot = history::NO_SLOT;
@@ -291,7 +298,8 @@ impl<G: Evaluate> Searcher<G> {
         let mut best = -INFINITE;
         let mut best_move: Option<G::Move> = None;
         let mut searched = 0usize;
-        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        let lmp_limit =
+            (self.params.get(params::LMP_BASE) + depth * depth) / (2 - i32::from(improving));
         let lmp_depth = if self.on(knob::LMP) { 7 } else { 5 };
         let hist_prune = self.on(knob::HIST_PRUNE);
         let check_ext_safe = self.on(knob::CHECK_EXT);
@@ -303,15 +311,20 @@ impl<G: Evaluate> Searcher<G> {
         let pv_prune = self.on(knob::PV_PRUNE);
         let check_ext_deep = self.on(knob::CHECK_EXT_DEEP);
         let fut_depth = if self.on(knob::FUT_DEEP) { 6 } else { 4 };
-        let hist_div = if self.on(knob::HIST_LMR) { 4000 } else { 6000 };
+        let hist_div = if self.on(knob::HIST_LMR) {
+            4000
+        } else {
+            self.params.get(params::HIST_DIV)
+        };
+        let hist_prune_step = self.params.get(params::HIST_PRUNE);
         // The continuation histories add two terms to the plain one: the
         // sum spreads wider, so reductions and pruning read it scaled.
         let cont = self.on(knob::CONT_HIST);
         let capt_hist = self.on(knob::CAPT_HIST);
         let (hist_div, hist_prune_step) = if cont {
-            (hist_div * 3 / 2, HIST_PRUNE_PER_DEPTH * 3 / 2)
+            (hist_div * 3 / 2, hist_prune_step * 3 / 2)
         } else {
-            (hist_div, HIST_PRUNE_PER_DEPTH)
+            (hist_div, hist_prune_step)
         };
         let singular = match hit {
             Some(h)
@@ -391,7 +404,7 @@ impl<G: Evaluate> Searcher<G> {
                 && !gives_check
                 && depth <= 5
                 && order < SCORE_GOOD_CAPTURE
-                && !pos.see_ge(mv, -SEE_CAPTURE_MARGIN * depth)
+                && !pos.see_ge(mv, -self.params.get(params::SEE_CAPTURE) * depth)
             {
                 continue;
             }
@@ -419,12 +432,17 @@ impl<G: Evaluate> Searcher<G> {
             };
             if may_prune && !tactical && !in_check && !gives_check && prune_depth <= fut_depth {
                 if !is_killer
-                    && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * prune_depth <= alpha
+                    && static_eval
+                        + self.params.get(params::FUT_BASE)
+                        + self.params.get(params::FUT_DEPTH) * prune_depth
+                        <= alpha
                 {
                     quiets.push(mv);
                     continue;
                 }
-                if prune_depth <= 4 && !pos.see_ge(mv, -SEE_QUIET_MARGIN * prune_depth) {
+                if prune_depth <= 4
+                    && !pos.see_ge(mv, -self.params.get(params::SEE_QUIET) * prune_depth)
+                {
                     quiets.push(mv);
                     continue;
                 }
@@ -459,7 +477,7 @@ impl<G: Evaluate> Searcher<G> {
             if let Some(tt_score) = singular
                 && G::move_code(mv) == tt_code
             {
-                let sbeta = tt_score - SINGULAR_MARGIN * depth;
+                let sbeta = tt_score - self.params.get(params::SING_MARGIN) * depth;
                 self.stack[ply].excluded = Some(mv);
                 let s = self.negamax(
                     pos,

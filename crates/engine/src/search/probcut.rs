@@ -7,8 +7,6 @@
 
 use super::*;
 
-/// How far above beta the shallow search must land.
-const PROBCUT_MARGIN: i32 = 200;
 /// The shallow search's depth below the node's.
 const PROBCUT_REDUCTION: i32 = 4;
 /// The node's least depth for a try.
@@ -28,7 +26,7 @@ impl<G: Evaluate> Searcher<G> {
         cut_node: bool,
         static_eval: i32,
     ) -> Option<i32> {
-        let rbeta = (beta + PROBCUT_MARGIN).min(MATE_BOUND - 1);
+        let rbeta = (beta + self.params.get(params::PROBCUT_MARGIN)).min(MATE_BOUND - 1);
         let mut moves = core::mem::take(&mut self.stack[ply].moves);
         pos.legal_moves_into(&mut moves);
         // Only captures that win at least the margin over the static

@@ -86,7 +86,7 @@ impl<G: Evaluate> Searcher<G> {
             let mv = moves[i];
             let quiet = !in_check && !pos.is_tactical(mv);
             if !in_check {
-                if !quiet && stand + pos.gain(mv) + QS_DELTA <= alpha {
+                if !quiet && stand + pos.gain(mv) + self.params.get(params::QS_DELTA) <= alpha {
                     continue;
                 }
                 if !pos.see_ge(mv, 0) {

@@ -36,6 +36,22 @@ impl<G: Evaluate> Searcher<G> {
         } else {
             0
         };
+        self.params = if full {
+            params.search.unwrap_or_default()
+        } else {
+            params::SearchParams::DEFAULT
+        };
+        let lmr_shape = (
+            self.params.get(params::LMR_BASE),
+            self.params.get(params::LMR_DIV),
+        );
+        if lmr_shape != self.lmr_top_built {
+            self.lmr_top = lmr_table_with(
+                f64::from(lmr_shape.0) / 100.0,
+                f64::from(lmr_shape.1) / 100.0,
+            );
+            self.lmr_top_built = lmr_shape;
+        }
         if self.on(knob::CONT_HIST | knob::CAPT_HIST | knob::CORR_HIST | knob::COUNTER) {
             self.tables.ensure(self.on(knob::CONT4));
         }
@@ -219,7 +235,7 @@ impl<G: Evaluate> Searcher<G> {
     }
 
     pub(super) fn aspiration(&mut self, root: &G, root_check: bool, depth: i32, prev: i32) -> i32 {
-        let mut delta = ASPIRATION;
+        let mut delta = self.params.get(params::ASPIRATION);
         let mut alpha = (prev - delta).max(-INFINITE);
         let mut beta = (prev + delta).min(INFINITE);
         loop {
