@@ -273,6 +273,58 @@ impl Tables {
     }
 }
 
+/// What a node teaches the histories beyond its own cut-offs.
+impl<G: Evaluate> Searcher<G> {
+    /// [`knob::PRIOR_BONUS`]: every move failed low here, so the
+    /// opponent's quiet move that led here (at `ply` − 1) scores above
+    /// its node's alpha, as a cut-off does; it gets a cut-off's history
+    /// bonus.
+    pub(super) fn credit_prior_move(&mut self, ply: usize, depth: i32, us: Color2) {
+        let parent = &self.stack[ply - 1];
+        if parent.slot == history::NO_SLOT || !parent.quiet || parent.excluded.is_some() {
+            return;
+        }
+        let slot = usize::from(parent.slot);
+        let them = Color2(1 - us.0);
+        let bonus = self.bonus(depth);
+        self.update_history(them, slot, bonus);
+        if self.on(knob::CONT_HIST) {
+            let prev = self.prev_slots(ply - 1);
+            self.tables.update_cont(them.0, prev, slot, bonus);
+        }
+    }
+
+    /// History bonus for a result at `depth` ([`knob::HIST_FAST`],
+    /// [`knob::BONUS_LIN`] or the plain square law).
+    #[inline]
+    pub(super) fn bonus(&self, depth: i32) -> i32 {
+        history_bonus(depth, self.on(knob::BONUS_LIN), self.on(knob::HIST_FAST))
+    }
+
+    /// [`knob::TT_HIST`]: the table's move `code` cut this node off
+    /// (`held`) or failed low; a quiet one is taught as if searched.
+    pub(super) fn teach_table_move(
+        &mut self,
+        pos: &G,
+        code: u16,
+        depth: i32,
+        ply: usize,
+        held: bool,
+    ) {
+        let Some(slot) = pos.quiet_slot_of_code(code) else {
+            return;
+        };
+        let us = Color2::of(pos);
+        let b = self.bonus(depth);
+        let b = if held { b } else { -b };
+        self.update_history(us, slot, b);
+        if self.on(knob::CONT_HIST) {
+            let prev = self.prev_slots(ply);
+            self.tables.update_cont(us.0, prev, slot, b);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
