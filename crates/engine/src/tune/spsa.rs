@@ -339,9 +339,9 @@ mod tests {
         assert_eq!(seen, 2);
         assert_eq!(report.results.iter().sum::<u32>(), 4);
         let p = report.params();
-        for i in 0..COUNT {
+        for (i, spec) in SPECS.iter().enumerate() {
             if !opts.tuned.contains(&i) {
-                assert_eq!(p.get(i), SPECS[i].default, "{} moved", SPECS[i].name);
+                assert_eq!(p.get(i), spec.default, "{} moved", spec.name);
             }
         }
         // Each decisive pair moves both tuned constants by a multiple of
