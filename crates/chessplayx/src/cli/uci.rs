@@ -733,7 +733,7 @@ mod tests {
         );
         assert_eq!(
             out[0],
-            "info string option LevelRow: unknown key \"skill\" (expected depth, nodes, ms, multipv, noise, blunder, hash, engine or switches)"
+            "info string option LevelRow: unknown key \"skill\" (expected depth, nodes, ms, multipv, noise, blunder, hash, engine, switches or tune)"
         );
         // The row's depth cap binds below the go's, and a bad row kept
         // the good one before it.
