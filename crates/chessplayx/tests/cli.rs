@@ -143,3 +143,80 @@ fn bench_prints_a_node_signature() {
         "the signature is stable"
     );
 }
+
+#[test]
+fn spsa_plays_a_reference_over_uci_and_refuses_a_missing_one() {
+    // The binary itself, at level 8, stands in for the reference: the
+    // games run over real pipes, and the set printed is one the row
+    // parser reads back.
+    let reference = format!("{} uci", env!("CARGO_BIN_EXE_chessplayx"));
+    let args = [
+        "tune",
+        "spsa",
+        "--variant",
+        "chess",
+        "--pairs",
+        "2",
+        "--nodes",
+        "400",
+        "--threads",
+        "1",
+        "--max-plies",
+        "40",
+        "--every",
+        "1",
+        "--reference",
+        &reference,
+        "--ref-opt",
+        "Level=8",
+    ];
+    let out = chessplayx(&args, "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("tune="), "{stdout}");
+    let row = format!("engine=full {}", stdout.trim());
+    assert!(
+        row.parse::<chessplayx_engine::LevelParams>().is_ok(),
+        "{row}"
+    );
+    // Two steps, each both sets with both colours: four games a step.
+    assert!(
+        text(&out.stderr).contains("2 pairs ("),
+        "{}",
+        text(&out.stderr)
+    );
+    let games: u32 = text(&out.stderr)
+        .lines()
+        .last()
+        .and_then(|l| l.split_once('(').map(|(_, r)| r.to_owned()))
+        .map(|r| {
+            r.split(')')
+                .next()
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|w| w.trim_start_matches(['+', '=', '-']).parse::<u32>().ok())
+                .sum()
+        })
+        .unwrap_or(0);
+    assert_eq!(games, 8, "{}", text(&out.stderr));
+
+    let out = chessplayx(
+        &[
+            "tune",
+            "spsa",
+            "--variant",
+            "chess",
+            "--pairs",
+            "1",
+            "--reference",
+            "/nonexistent/engine",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("reference engine:"),
+        "{}",
+        text(&out.stderr)
+    );
+}

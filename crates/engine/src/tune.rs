@@ -43,6 +43,10 @@ pub enum TuneError {
     /// No usable position in the data.
     #[error("no quiet position to fit on")]
     NoData,
+    /// The reference engine of `tune spsa` could not start, stopped
+    /// answering or played a move the rules refuse.
+    #[error("reference engine: {0}")]
+    Reference(io::Error),
     /// `--only` names no weight of this game.
     #[error("no weight of this game starts with any of {0:?}")]
     NoSuchWeight(Vec<String>),
@@ -738,6 +742,7 @@ where
 }
 
 pub mod pst;
+pub mod reference;
 pub mod spsa;
 
 #[cfg(test)]

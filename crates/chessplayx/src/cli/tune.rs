@@ -15,7 +15,7 @@ use chessplayx_engine::{
     nnue::train::{self, TrainError, TrainOptions},
     tune::{
         self, FitOptions, GenOptions, TuneError,
-        spsa::{SpsaOptions, SpsaReport},
+        spsa::{Reference, SpsaOptions, SpsaReport},
     },
 };
 use chessplayx_rules::Variant;
@@ -78,6 +78,13 @@ struct SpsaArgs {
     /// Print the constants every this many pairs.
     #[arg(long, default_value_t = 20)]
     every: u32,
+    /// Play each perturbed set against this UCI engine (program and
+    /// arguments) instead of against the other set.
+    #[arg(long)]
+    reference: Option<String>,
+    /// A `setoption` for the reference, `name=value` (repeatable).
+    #[arg(long = "ref-opt")]
+    ref_opts: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -293,6 +300,17 @@ fn spsa(a: &SpsaArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
         step_scale: a.step_scale,
         tuned,
         start: a.start,
+        reference: a.reference.as_ref().map(|command| Reference {
+            command: command.clone(),
+            options: a
+                .ref_opts
+                .iter()
+                .map(|o| match o.split_once('=') {
+                    Some((n, v)) => (n.to_owned(), v.to_owned()),
+                    None => (o.clone(), String::new()),
+                })
+                .collect(),
+        }),
     };
     let every = a.every.max(1);
     let mut progress = |r: &SpsaReport| {
@@ -312,7 +330,7 @@ fn spsa(a: &SpsaArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
             );
         }
     };
-    let report = tune::spsa::spsa(a.variant, &opts, &mut progress);
+    let report = tune::spsa::spsa(a.variant, &opts, &mut progress)?;
     writeln!(out, "tune={}", report.params()).map_err(TuneCliError::Output)
 }
 

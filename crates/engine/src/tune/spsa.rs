@@ -12,7 +12,12 @@
 //! (docs/strength-session-32.md); constants that interact are better
 //! moved at once.
 
-use std::{collections::HashMap, sync::Mutex, thread};
+use std::{
+    collections::HashMap,
+    io,
+    sync::{Mutex, PoisonError},
+    thread,
+};
 
 use chessplayx_rules::{
     Color, Variant,
@@ -20,6 +25,7 @@ use chessplayx_rules::{
     xiangqi::Xiangqi,
 };
 
+use super::{TuneError, reference::UciEngine};
 use crate::{
     LevelParams, PositionHistory, Rng, Score, SearchLimits, SearchOptions, SearchParams, Searcher,
     eval::Evaluate,
@@ -51,6 +57,18 @@ pub struct SpsaOptions {
     pub tuned: Vec<usize>,
     /// Where the constants start.
     pub start: SearchParams,
+    /// Play each perturbed set against this UCI engine instead of
+    /// against the other set (see [`super::reference`]).
+    pub reference: Option<Reference>,
+}
+
+/// The UCI engine the perturbed sets play against.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    /// Program and arguments, split on whitespace.
+    pub command: String,
+    /// `setoption` pairs (name, value), e.g. `Threads`, `1`.
+    pub options: Vec<(String, String)>,
 }
 
 /// Where [`spsa`] is after some pairs.
@@ -58,7 +76,8 @@ pub struct SpsaOptions {
 pub struct SpsaReport {
     /// Pairs played.
     pub pairs: u32,
-    /// Games won by the plus side, drawn, won by the minus side.
+    /// Self-play: games won by the plus side, drawn, won by the minus
+    /// side. Against a reference: both sets' wins, draws and losses.
     pub results: [u32; 3],
     /// The constants now, unrounded (in [`SPECS`]' order).
     pub theta: [f64; COUNT],
@@ -82,12 +101,17 @@ fn rounded(theta: &[f64; COUNT], delta: &[f64; COUNT]) -> SearchParams {
 }
 
 /// Tunes level 8's search constants in `variant` by `opts.pairs` game
-/// pairs; `progress` hears of every finished pair.
+/// pairs (steps); `progress` hears of every finished step.
+///
+/// # Errors
+///
+/// [`TuneError::Reference`] when the reference engine cannot start,
+/// stops answering or plays an illegal move.
 pub fn spsa(
     variant: Variant,
     opts: &SpsaOptions,
     progress: &mut (dyn FnMut(&SpsaReport) + Send),
-) -> SpsaReport {
+) -> Result<SpsaReport, TuneError> {
     match variant {
         Variant::Chess => spsa_in(&Chess::start(), opts, progress),
         Variant::Horde => spsa_in(&HordeChess::start(), opts, progress),
@@ -97,6 +121,8 @@ pub fn spsa(
 }
 
 struct Shared<'a> {
+    /// The first reference failure; the other threads stop on it.
+    failed: Option<io::Error>,
     /// Pairs claimed by a thread (given back when its opening fails).
     started: u32,
     /// Openings drawn: each draw gets its own number, so a failed one is
@@ -110,12 +136,13 @@ fn spsa_in<G: Evaluate + Send + Sync>(
     start: &G,
     opts: &SpsaOptions,
     progress: &mut (dyn FnMut(&SpsaReport) + Send),
-) -> SpsaReport {
+) -> Result<SpsaReport, TuneError> {
     let mut theta = [0.0; COUNT];
     for (i, t) in theta.iter_mut().enumerate() {
         *t = f64::from(opts.start.get(i));
     }
     let shared = Mutex::new(Shared {
+        failed: None,
         started: 0,
         draws: 0,
         report: SpsaReport {
@@ -127,27 +154,40 @@ fn spsa_in<G: Evaluate + Send + Sync>(
     });
     thread::scope(|s| {
         for _ in 0..opts.threads.max(1) {
-            s.spawn(|| worker(start, opts, &shared));
+            s.spawn(|| {
+                if let Err(e) = worker(start, opts, &shared) {
+                    let mut sh = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    sh.started = opts.pairs;
+                    sh.failed.get_or_insert(e);
+                }
+            });
         }
     });
-    let shared = shared
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    shared.report
+    let shared = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+    match shared.failed {
+        Some(e) => Err(TuneError::Reference(e)),
+        None => Ok(shared.report),
+    }
 }
 
-/// One thread: takes the next pair's number and the constants, plays the
-/// pair, applies its result.
-fn worker<G: Evaluate>(start: &G, opts: &SpsaOptions, shared: &Mutex<Shared<'_>>) {
+/// One thread: takes the next step's number and the constants, plays
+/// the step's games, applies their result.
+fn worker<G: Evaluate>(
+    start: &G,
+    opts: &SpsaOptions,
+    shared: &Mutex<Shared<'_>>,
+) -> io::Result<()> {
     let mut plus = Searcher::<G>::new(16);
     let mut minus = Searcher::<G>::new(16);
+    let mut reference = match &opts.reference {
+        Some(r) => Some(UciEngine::start(&r.command, &r.options, start.variant())?),
+        None => None,
+    };
     loop {
         let (k, theta) = {
-            let mut sh = shared
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut sh = shared.lock().unwrap_or_else(PoisonError::into_inner);
             if sh.started >= opts.pairs {
-                return;
+                return Ok(());
             }
             sh.started += 1;
             sh.draws += 1;
@@ -164,35 +204,78 @@ fn worker<G: Evaluate>(start: &G, opts: &SpsaOptions, shared: &Mutex<Shared<'_>>
         let p_plus = rounded(&theta, &delta);
         let p_minus = rounded(&theta, &minus_delta);
         let Some(opening) = balanced_opening(start, opts, &mut rng, &mut plus) else {
-            // Give the number back: a pair is only counted when played.
+            // Give the number back: a step is only counted when played.
             shared
                 .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .unwrap_or_else(PoisonError::into_inner)
                 .started -= 1;
             continue;
         };
+        // The result: the plus set's points less the minus set's, a win
+        // counting 1 and a loss −1.
         let mut result = 0.0;
         let mut tally = [0u32; 3];
-        for plus_white in [true, false] {
+        for ours_white in [true, false] {
             plus.clear();
             minus.clear();
-            let white_score = if plus_white {
-                play(&opening, opts, [(&mut plus, p_plus), (&mut minus, p_minus)])
+            let scores = if let Some(engine) = reference.as_mut() {
+                let mut one = |searcher: &mut Searcher<G>, p: SearchParams| -> io::Result<u8> {
+                    engine.new_game()?;
+                    let ours = Player::Ours(searcher, p);
+                    let white_score = if ours_white {
+                        play(&opening, opts, [ours, Player::Uci(engine)])?
+                    } else {
+                        play(&opening, opts, [Player::Uci(engine), ours])?
+                    };
+                    Ok(if ours_white {
+                        white_score
+                    } else {
+                        2 - white_score
+                    })
+                };
+                let a = one(&mut plus, p_plus)?;
+                let b = one(&mut minus, p_minus)?;
+                [a, b]
             } else {
-                play(&opening, opts, [(&mut minus, p_minus), (&mut plus, p_plus)])
+                let white_score = if ours_white {
+                    play(
+                        &opening,
+                        opts,
+                        [
+                            Player::Ours(&mut plus, p_plus),
+                            Player::Ours(&mut minus, p_minus),
+                        ],
+                    )?
+                } else {
+                    play(
+                        &opening,
+                        opts,
+                        [
+                            Player::Ours(&mut minus, p_minus),
+                            Player::Ours(&mut plus, p_plus),
+                        ],
+                    )?
+                };
+                let a = if ours_white {
+                    white_score
+                } else {
+                    2 - white_score
+                };
+                [a, 2 - a]
             };
-            // White's result (2 win, 1 draw, 0 loss) as the plus side's.
-            let s = if plus_white {
-                white_score
+            result += (f64::from(scores[0]) - f64::from(scores[1])) / 2.0;
+            // Self-play: the plus side's games; against the reference,
+            // both sets' games.
+            let counted = if reference.is_some() {
+                &scores[..]
             } else {
-                2 - white_score
+                &scores[..1]
             };
-            result += f64::from(s) - 1.0;
-            tally[2 - s as usize] += 1;
+            for &s in counted {
+                tally[2 - s as usize] += 1;
+            }
         }
-        let mut sh = shared
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut sh = shared.lock().unwrap_or_else(PoisonError::into_inner);
         for &i in &opts.tuned {
             let spec = &SPECS[i];
             let step = spec.step * opts.step_scale;
@@ -239,14 +322,20 @@ const DRAW_CP: i32 = 10;
 const DRAW_PLIES: u32 = 12;
 const DRAW_FROM_PLY: u32 = 80;
 
-/// One game from `pos`, White searching with `sides[0]`'s searcher and
-/// constants: White's result (2 win, 1 draw, 0 loss).
-fn play<G: Evaluate>(
-    pos: &G,
-    opts: &SpsaOptions,
-    mut sides: [(&mut Searcher<G>, SearchParams); 2],
-) -> u8 {
+/// One side of a game: level 8 with a set of constants, or the
+/// reference.
+enum Player<'a, G: Evaluate> {
+    Ours(&'a mut Searcher<G>, SearchParams),
+    Uci(&'a mut UciEngine),
+}
+
+/// One game from `pos`, `sides[0]` White: White's result (2 win, 1 draw,
+/// 0 loss). Both sides' scores adjudicate, so that a set whose own
+/// scores run high does not win games the reference would not lose.
+fn play<G: Evaluate>(pos: &G, opts: &SpsaOptions, mut sides: [Player<'_, G>; 2]) -> io::Result<u8> {
+    let fen = pos.fen();
     let mut pos = pos.clone();
+    let mut ucis: Vec<String> = Vec::new();
     let mut history = PositionHistory::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
     let mut win_streak: (i32, u32) = (0, 0);
@@ -254,41 +343,55 @@ fn play<G: Evaluate>(
     let limits = SearchLimits::nodes(opts.nodes);
     for ply in 0..opts.max_plies {
         if let Some(o) = pos.outcome() {
-            return super::white_score(o.winner);
+            return Ok(super::white_score(o.winner));
         }
         if pos.lost() {
-            return super::white_score(Some(!pos.turn()));
+            return Ok(super::white_score(Some(!pos.turn())));
         }
         let count = seen.entry(pos.zobrist()).or_insert(0);
         *count += 1;
         if *count >= 3 || pos.dead_draw() || pos.halfmoves() >= 100 {
-            return 1;
+            return Ok(1);
         }
-        let (searcher, params) = &mut sides[usize::from(pos.turn() != Color::White)];
-        let row = LevelParams {
-            search: Some(*params),
-            ..crate::Level::Eight.params_in(pos.variant())
+        let white = pos.turn() == Color::White;
+        let (mv, cp) = match &mut sides[usize::from(!white)] {
+            Player::Uci(engine) => {
+                let (text, cp) = engine.best_move(&fen, &ucis, opts.nodes)?;
+                let mv = pos.parse_uci(&text).map_err(|e| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("reference played {text:?}: {e}"),
+                    )
+                })?;
+                (mv, cp)
+            }
+            Player::Ours(searcher, params) => {
+                let row = LevelParams {
+                    search: Some(*params),
+                    ..crate::Level::Eight.params_in(pos.variant())
+                };
+                let options = SearchOptions {
+                    row: Some(row),
+                    ..SearchOptions::default()
+                };
+                let r = searcher.search(&pos, &history, &limits, options, &mut |_| {});
+                let Some(mv) = r.best_move else {
+                    break;
+                };
+                let cp = match r.score {
+                    Score::Cp(cp) => cp,
+                    Score::Mate(n) if n > 0 => 30_000,
+                    Score::Mate(_) => -30_000,
+                };
+                (mv, Some(cp))
+            }
         };
-        let options = SearchOptions {
-            row: Some(row),
-            ..SearchOptions::default()
-        };
-        let r = searcher.search(&pos, &history, &limits, options, &mut |_| {});
-        let Some(mv) = r.best_move else {
-            break;
-        };
-        let cp = match r.score {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => 30_000,
-            Score::Mate(_) => -30_000,
-        };
-        let white_cp = if pos.turn() == Color::White { cp } else { -cp };
-        let sign = if white_cp >= WIN_CP {
-            1
-        } else if white_cp <= -WIN_CP {
-            -1
-        } else {
-            0
+        // A side that gives no score breaks both streaks.
+        let white_cp = cp.map(|cp| if white { cp } else { -cp });
+        let sign = match white_cp {
+            Some(c) if c >= WIN_CP => 1,
+            Some(c) if c <= -WIN_CP => -1,
+            _ => 0,
         };
         win_streak = if sign != 0 && sign == win_streak.0 {
             (sign, win_streak.1 + 1)
@@ -296,20 +399,20 @@ fn play<G: Evaluate>(
             (sign, 1)
         };
         if sign != 0 && win_streak.1 >= WIN_PLIES {
-            return if sign > 0 { 2 } else { 0 };
+            return Ok(if sign > 0 { 2 } else { 0 });
         }
-        draw_streak = if ply >= DRAW_FROM_PLY && white_cp.abs() <= DRAW_CP {
-            draw_streak + 1
-        } else {
-            0
+        draw_streak = match white_cp {
+            Some(c) if ply >= DRAW_FROM_PLY && c.abs() <= DRAW_CP => draw_streak + 1,
+            _ => 0,
         };
         if draw_streak >= DRAW_PLIES {
-            return 1;
+            return Ok(1);
         }
+        ucis.push(pos.move_to_uci(mv));
         history.push(&pos);
         pos.play(mv);
     }
-    1
+    Ok(1)
 }
 
 #[cfg(test)]
@@ -332,9 +435,10 @@ mod tests {
                 crate::search::params::LMR_DIV,
             ],
             start: SearchParams::DEFAULT,
+            reference: None,
         };
         let mut seen = 0;
-        let report = spsa(Variant::Chess, &opts, &mut |_| seen += 1);
+        let report = spsa(Variant::Chess, &opts, &mut |_| seen += 1).unwrap();
         assert_eq!(report.pairs, 2);
         assert_eq!(seen, 2);
         assert_eq!(report.results.iter().sum::<u32>(), 4);
