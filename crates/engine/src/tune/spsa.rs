@@ -218,51 +218,8 @@ fn worker<G: Evaluate>(
         for ours_white in [true, false] {
             plus.clear();
             minus.clear();
-            let scores = if let Some(engine) = reference.as_mut() {
-                let mut one = |searcher: &mut Searcher<G>, p: SearchParams| -> io::Result<u8> {
-                    engine.new_game()?;
-                    let ours = Player::Ours(searcher, p);
-                    let white_score = if ours_white {
-                        play(&opening, opts, [ours, Player::Uci(engine)])?
-                    } else {
-                        play(&opening, opts, [Player::Uci(engine), ours])?
-                    };
-                    Ok(if ours_white {
-                        white_score
-                    } else {
-                        2 - white_score
-                    })
-                };
-                let a = one(&mut plus, p_plus)?;
-                let b = one(&mut minus, p_minus)?;
-                [a, b]
-            } else {
-                let white_score = if ours_white {
-                    play(
-                        &opening,
-                        opts,
-                        [
-                            Player::Ours(&mut plus, p_plus),
-                            Player::Ours(&mut minus, p_minus),
-                        ],
-                    )?
-                } else {
-                    play(
-                        &opening,
-                        opts,
-                        [
-                            Player::Ours(&mut minus, p_minus),
-                            Player::Ours(&mut plus, p_plus),
-                        ],
-                    )?
-                };
-                let a = if ours_white {
-                    white_score
-                } else {
-                    2 - white_score
-                };
-                [a, 2 - a]
-            };
+            let sets = [(&mut plus, p_plus), (&mut minus, p_minus)];
+            let scores = colour_games(&opening, opts, ours_white, sets, reference.as_mut())?;
             result += (f64::from(scores[0]) - f64::from(scores[1])) / 2.0;
             // Self-play: the plus side's games; against the reference,
             // both sets' games.
@@ -288,6 +245,46 @@ fn worker<G: Evaluate>(
         }
         let report = sh.report.clone();
         (sh.progress)(&report);
+    }
+}
+
+/// The step's games with one colour for level 8: `[plus, minus]`'s
+/// scores (2 win, 1 draw, 0 loss), each against the reference when there
+/// is one, else against each other.
+fn colour_games<G: Evaluate>(
+    opening: &G,
+    opts: &SpsaOptions,
+    ours_white: bool,
+    sets: [(&mut Searcher<G>, SearchParams); 2],
+    reference: Option<&mut UciEngine>,
+) -> io::Result<[u8; 2]> {
+    let ours = |white_score: u8| {
+        if ours_white {
+            white_score
+        } else {
+            2 - white_score
+        }
+    };
+    let [(plus, p_plus), (minus, p_minus)] = sets;
+    if let Some(engine) = reference {
+        let mut one = |searcher: &mut Searcher<G>, p: SearchParams| -> io::Result<u8> {
+            engine.new_game()?;
+            let side = Player::Ours(searcher, p);
+            let sides = if ours_white {
+                [side, Player::Uci(&mut *engine)]
+            } else {
+                [Player::Uci(&mut *engine), side]
+            };
+            Ok(ours(play(opening, opts, sides)?))
+        };
+        let a = one(plus, p_plus)?;
+        let b = one(minus, p_minus)?;
+        Ok([a, b])
+    } else {
+        let (p, m) = (Player::Ours(plus, p_plus), Player::Ours(minus, p_minus));
+        let sides = if ours_white { [p, m] } else { [m, p] };
+        let a = ours(play(opening, opts, sides)?);
+        Ok([a, 2 - a])
     }
 }
 
