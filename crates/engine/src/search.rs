@@ -271,12 +271,18 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
     t
 }
 
-/// Level 8's own reductions in chess: steeper than [`lmr_table`]'s, so the
-/// late quiet moves of a node cost less and the time goes to depth
-/// (see docs/strength-search.md).
-fn lmr_table_top(steep: bool) -> Box<[[u8; 64]; 64]> {
-    let (base, div) = if steep { (0.9, 1.6) } else { (0.75, 1.9) };
-    lmr_table_with(base, div)
+/// Level 8's own reductions in chess, shaped by `p`'s `lmr_base` and
+/// `lmr_div` (hundredths): steeper than [`lmr_table`]'s, so the late quiet
+/// moves of a node cost less and the time goes to depth (see
+/// docs/strength-search.md).
+fn lmr_table_top(p: &params::SearchParams) -> Box<[[u8; 64]; 64]> {
+    let (base, div) = lmr_shape(p);
+    lmr_table_with(f64::from(base) / 100.0, f64::from(div) / 100.0)
+}
+
+/// The `(lmr_base, lmr_div)` of `p`, what [`lmr_table_top`] reads.
+fn lmr_shape(p: &params::SearchParams) -> (i32, i32) {
+    (p.get(params::LMR_BASE), p.get(params::LMR_DIV))
 }
 
 /// `base + ln(depth) · ln(moves) / div`, precomputed.
@@ -361,7 +367,7 @@ pub struct Searcher<G: Evaluate> {
     lmr: Box<[[u8; 64]; 64]>,
     /// [`lmr_table_top`], used with [`knob::LMR`].
     lmr_top: Box<[[u8; 64]; 64]>,
-    /// The steep [`lmr_table_top`], used with [`knob::LMR`] and
+    /// A steeper table yet, used with [`knob::LMR`] and
     /// [`knob::LMR_STEEP`].
     lmr_steep: Box<[[u8; 64]; 64]>,
     lmr_flat: Box<[[u8; 64]; 64]>,
@@ -411,11 +417,11 @@ impl<G: Evaluate> Searcher<G> {
             butterfly: Box::new([[0; BUTTERFLY_SLOTS]; 2]),
             tables: history::Tables::default(),
             lmr: lmr_table(),
-            lmr_top: lmr_table_top(false),
-            lmr_steep: lmr_table_top(true),
+            lmr_top: lmr_table_top(&params::SearchParams::DEFAULT),
+            lmr_steep: lmr_table_with(0.9, 1.6),
             lmr_flat: lmr_table_with(0.75, 2.3),
             params: params::SearchParams::DEFAULT,
-            lmr_top_built: (75, 190),
+            lmr_top_built: lmr_shape(&params::SearchParams::DEFAULT),
             switches: 0,
             stack: (0..MAX_PLY + 4).map(|_| Frame::new()).collect(),
             path: Vec::with_capacity(1024),

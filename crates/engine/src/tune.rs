@@ -130,20 +130,16 @@ fn generate_in<G: Tuned>(
     let mut report = GenReport::default();
     let mut moves = Vec::new();
     while report.games < opts.games {
-        searcher.clear();
-        let Some(pos) = random_opening(start, opts.random_plies, &mut rng, &mut moves) else {
+        let Some(pos) = balanced_opening(
+            start,
+            opts.random_plies,
+            &mut rng,
+            &mut moves,
+            &mut searcher,
+            (opts.nodes, OPENING_BALANCE_CP),
+        ) else {
             continue;
         };
-        let probe = searcher.search(
-            &pos,
-            &PositionHistory::new(),
-            &SearchLimits::nodes(opts.nodes),
-            SearchOptions::default(),
-            &mut |_| {},
-        );
-        if !matches!(probe.score, Score::Cp(cp) if cp.abs() <= OPENING_BALANCE_CP) {
-            continue;
-        }
         searcher.clear();
         let (fens, white_score) = self_play(pos, opts, &mut searcher);
         let result = match white_score {
@@ -188,6 +184,29 @@ fn random_opening<G: Evaluate>(
     (pos.outcome().is_none() && !pos.lost()).then_some(pos)
 }
 
+/// A random opening of `plies` moves that a fresh search of `probe.0`
+/// nodes (the game's default level) scores within `probe.1` centipawns
+/// of level; `None` when the random moves ended or unbalanced the game.
+fn balanced_opening<G: Evaluate>(
+    start: &G,
+    plies: u32,
+    rng: &mut Rng,
+    moves: &mut Vec<G::Move>,
+    searcher: &mut Searcher<G>,
+    probe: (u64, i32),
+) -> Option<G> {
+    searcher.clear();
+    let pos = random_opening(start, plies, rng, moves)?;
+    let r = searcher.search(
+        &pos,
+        &PositionHistory::new(),
+        &SearchLimits::nodes(probe.0),
+        SearchOptions::default(),
+        &mut |_| {},
+    );
+    matches!(r.score, Score::Cp(cp) if cp.abs() <= probe.1).then_some(pos)
+}
+
 /// One game from `pos` at full strength within the node budget: its
 /// quiet positions as FEN with the search's score for White, and White's
 /// result (2 win, 1 draw, 0 loss).
@@ -223,11 +242,7 @@ fn self_play<G: Tuned>(
         let Some(mv) = r.best_move else {
             break;
         };
-        let cp = match r.score {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => 30_000,
-            Score::Mate(_) => -30_000,
-        };
+        let cp = score_cp(r.score);
         let white_cp = if pos.turn() == Color::White { cp } else { -cp };
         if !pos.is_check() && !pos.is_tactical(mv) && cp.abs() < ADJUDICATE_CP {
             fens.push((pos.fen(), white_cp));
@@ -252,6 +267,19 @@ fn self_play<G: Tuned>(
     }
     (fens, 1)
 }
+
+/// A search score as centipawns for the side to move, a mate as
+/// ±[`MATE_CP`]: what adjudication compares against its thresholds.
+const fn score_cp(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE_CP,
+        Score::Mate(_) => -MATE_CP,
+    }
+}
+
+/// [`score_cp`]'s value for a forced mate.
+const MATE_CP: i32 = 30_000;
 
 fn white_score(winner: Option<Color>) -> u8 {
     match winner {

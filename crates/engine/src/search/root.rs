@@ -41,16 +41,10 @@ impl<G: Evaluate> Searcher<G> {
         } else {
             params::SearchParams::DEFAULT
         };
-        let lmr_shape = (
-            self.params.get(params::LMR_BASE),
-            self.params.get(params::LMR_DIV),
-        );
-        if lmr_shape != self.lmr_top_built {
-            self.lmr_top = lmr_table_with(
-                f64::from(lmr_shape.0) / 100.0,
-                f64::from(lmr_shape.1) / 100.0,
-            );
-            self.lmr_top_built = lmr_shape;
+        let shape = lmr_shape(&self.params);
+        if shape != self.lmr_top_built {
+            self.lmr_top = lmr_table_top(&self.params);
+            self.lmr_top_built = shape;
         }
         if self.on(knob::CONT_HIST | knob::CAPT_HIST | knob::CORR_HIST | knob::COUNTER) {
             self.tables.ensure(self.on(knob::CONT4));

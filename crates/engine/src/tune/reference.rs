@@ -151,8 +151,8 @@ fn info_score(line: &str) -> Option<i32> {
     let value: i32 = words.get(at + 2)?.parse().ok()?;
     match *words.get(at + 1)? {
         "cp" => Some(value),
-        "mate" if value > 0 => Some(30_000),
-        "mate" => Some(-30_000),
+        "mate" if value > 0 => Some(super::MATE_CP),
+        "mate" => Some(-super::MATE_CP),
         _ => None,
     }
 }

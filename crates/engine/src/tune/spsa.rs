@@ -27,7 +27,7 @@ use chessplayx_rules::{
 
 use super::{TuneError, reference::UciEngine};
 use crate::{
-    LevelParams, PositionHistory, Rng, Score, SearchLimits, SearchOptions, SearchParams, Searcher,
+    LevelParams, PositionHistory, Rng, SearchLimits, SearchOptions, SearchParams, Searcher,
     eval::Evaluate,
     search::params::{COUNT, SPECS},
 };
@@ -203,7 +203,17 @@ fn worker<G: Evaluate>(
         let minus_delta = delta.map(|d| -d);
         let p_plus = rounded(&theta, &delta);
         let p_minus = rounded(&theta, &minus_delta);
-        let Some(opening) = balanced_opening(start, opts, &mut rng, &mut plus) else {
+        // Within 100 cp at a quarter of the game budget (at least 1,000
+        // nodes), by the default search.
+        let probe = ((opts.nodes / 4).max(1000), 100);
+        let Some(opening) = super::balanced_opening(
+            start,
+            opts.random_plies,
+            &mut rng,
+            &mut Vec::new(),
+            &mut plus,
+            probe,
+        ) else {
             // Give the number back: a step is only counted when played.
             shared
                 .lock()
@@ -288,32 +298,6 @@ fn colour_games<G: Evaluate>(
     }
 }
 
-/// A random opening whose score at the default constants is near level
-/// (within 100 cp at a tenth of the game budget); `None` when the random
-/// moves ended the game or unbalanced it.
-fn balanced_opening<G: Evaluate>(
-    start: &G,
-    opts: &SpsaOptions,
-    rng: &mut Rng,
-    searcher: &mut Searcher<G>,
-) -> Option<G> {
-    let mut moves = Vec::new();
-    let pos = super::random_opening(start, opts.random_plies, rng, &mut moves)?;
-    searcher.clear();
-    let probe = searcher.search(
-        &pos,
-        &PositionHistory::new(),
-        &SearchLimits::nodes((opts.nodes / 4).max(1000)),
-        SearchOptions::default(),
-        &mut |_| {},
-    );
-    matches!(probe.score, Score::Cp(cp) if cp.abs() <= 100).then_some(pos)
-}
-
-/// Score beyond which both sides must agree for a few plies to end the
-/// game as won (as `tune gen` does).
-const WIN_CP: i32 = 1000;
-const WIN_PLIES: u32 = 6;
 /// A long game where both sides see a level position this long is drawn.
 const DRAW_CP: i32 = 10;
 const DRAW_PLIES: u32 = 12;
@@ -375,19 +359,14 @@ fn play<G: Evaluate>(pos: &G, opts: &SpsaOptions, mut sides: [Player<'_, G>; 2])
                 let Some(mv) = r.best_move else {
                     break;
                 };
-                let cp = match r.score {
-                    Score::Cp(cp) => cp,
-                    Score::Mate(n) if n > 0 => 30_000,
-                    Score::Mate(_) => -30_000,
-                };
-                (mv, Some(cp))
+                (mv, Some(super::score_cp(r.score)))
             }
         };
         // A side that gives no score breaks both streaks.
         let white_cp = cp.map(|cp| if white { cp } else { -cp });
         let sign = match white_cp {
-            Some(c) if c >= WIN_CP => 1,
-            Some(c) if c <= -WIN_CP => -1,
+            Some(c) if c >= super::ADJUDICATE_CP => 1,
+            Some(c) if c <= -super::ADJUDICATE_CP => -1,
             _ => 0,
         };
         win_streak = if sign != 0 && sign == win_streak.0 {
@@ -395,7 +374,7 @@ fn play<G: Evaluate>(pos: &G, opts: &SpsaOptions, mut sides: [Player<'_, G>; 2])
         } else {
             (sign, 1)
         };
-        if sign != 0 && win_streak.1 >= WIN_PLIES {
+        if sign != 0 && win_streak.1 >= super::ADJUDICATE_PLIES {
             return Ok(if sign > 0 { 2 } else { 0 });
         }
         draw_streak = match white_cp {
