@@ -187,3 +187,9 @@ pub(crate) const LMR_HIST: u64 = 1 << 47;
 /// opponent's move's were bad (it probably erred, so look harder), a
 /// ply more the other way round. Not played.
 pub(crate) const STAT_CARRY: u64 = 1 << 48;
+/// Quiet moves pruned before being searched (late-move, futility,
+/// exchange and history pruning) get no history malus at a cut-off,
+/// as in the reference: without it a move that sits low in the order
+/// keeps being pruned and keeps losing history for it, so it can never
+/// climb back. They still count towards the late-move limit. Not played.
+pub(crate) const PRUNED_NO_MALUS: u64 = 1 << 49;

@@ -357,6 +357,17 @@ impl<G: Evaluate> Searcher<G> {
             pieces: in_check || pos.null_move().is_some(),
         });
         let mut number = 0usize;
+        // `PRUNED_NO_MALUS`: pruned quiet moves are counted, not listed
+        // for the cut-off's malus.
+        let no_malus = self.on(knob::PRUNED_NO_MALUS);
+        let mut pruned = 0usize;
+        let prune_quiet = |quiets: &mut Vec<G::Move>, pruned: &mut usize, mv: G::Move| {
+            if no_malus {
+                *pruned += 1;
+            } else {
+                quiets.push(mv);
+            }
+        };
         let tt_tactical = top_lmr
             && tt_code != 0
             && moves
@@ -417,9 +428,9 @@ impl<G: Evaluate> Searcher<G> {
                 && !in_check
                 && !gives_check
                 && depth <= lmp_depth
-                && quiets.len() as i32 >= lmp_limit
+                && (quiets.len() + pruned) as i32 >= lmp_limit
             {
-                quiets.push(mv);
+                prune_quiet(&mut quiets, &mut pruned, mv);
                 continue;
             }
             // Level 8 (`LMR_DEPTH_PRUNE`): judged at the depth the move's
@@ -437,13 +448,13 @@ impl<G: Evaluate> Searcher<G> {
                         + self.params.get(params::FUT_DEPTH) * prune_depth
                         <= alpha
                 {
-                    quiets.push(mv);
+                    prune_quiet(&mut quiets, &mut pruned, mv);
                     continue;
                 }
                 if prune_depth <= 4
                     && !pos.see_ge(mv, -self.params.get(params::SEE_QUIET) * prune_depth)
                 {
-                    quiets.push(mv);
+                    prune_quiet(&mut quiets, &mut pruned, mv);
                     continue;
                 }
             }
@@ -458,7 +469,7 @@ impl<G: Evaluate> Searcher<G> {
                 && depth <= 3
                 && order < -hist_prune_step * depth
             {
-                quiets.push(mv);
+                prune_quiet(&mut quiets, &mut pruned, mv);
                 continue;
             }
             // Level 8 extends only checks that do not lose material.
