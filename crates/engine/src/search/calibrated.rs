@@ -242,6 +242,7 @@ fn a_rows_switches_replace_level_8s() {
         TT_HIST,
         LMR_HIST,
         STAT_CARRY,
+        PRUNED_NO_MALUS,
     ] {
         assert_eq!(super::CHESS_SWITCHES & bit, 0, "{bit} is played");
         assert_ne!(own, run_to(11, Some(super::CHESS_SWITCHES | bit)), "{bit}");
