@@ -9,7 +9,6 @@
 //! `PARAMS` constant; docs/strength.md records the runs that set them.
 
 use std::{
-    collections::HashMap,
     fmt::Write as _,
     io::{self, Write},
     time::Instant,
@@ -85,12 +84,6 @@ pub struct GenReport {
     pub positions: u64,
 }
 
-/// Score (centipawns) beyond which both sides' searches must agree for
-/// a few plies before the game is adjudicated: the engine converts such
-/// positions reliably, and playing them out only adds near-copies.
-const ADJUDICATE_CP: i32 = 1000;
-/// Consecutive plies of agreement needed to adjudicate.
-const ADJUDICATE_PLIES: u32 = 6;
 /// A random opening is kept only if a short search scores it within
 /// this many centipawns of equality: random moves often just drop
 /// material, and games decided in the opening teach little.
@@ -216,21 +209,12 @@ fn self_play<G: Tuned>(
     searcher: &mut Searcher<G>,
 ) -> (Vec<(String, i32)>, u8) {
     let mut history = PositionHistory::new();
-    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let mut judge = judge::Adjudicator::default();
     let mut fens = Vec::new();
-    let mut streak: (i32, u32) = (0, 0);
     let limits = SearchLimits::nodes(opts.nodes);
     for _ in 0..opts.max_plies {
-        if let Some(o) = pos.outcome() {
-            return (fens, white_score(o.winner));
-        }
-        if pos.lost() {
-            return (fens, white_score(Some(!pos.turn())));
-        }
-        let count = seen.entry(pos.zobrist()).or_insert(0);
-        *count += 1;
-        if *count >= 3 || pos.dead_draw() || pos.halfmoves() >= 100 {
-            return (fens, 1);
+        if let Some(score) = judge.ended(&pos) {
+            return (fens, score);
         }
         let r = searcher.search(
             &pos,
@@ -244,23 +228,11 @@ fn self_play<G: Tuned>(
         };
         let cp = score_cp(r.score);
         let white_cp = if pos.turn() == Color::White { cp } else { -cp };
-        if !pos.is_check() && !pos.is_tactical(mv) && cp.abs() < ADJUDICATE_CP {
+        if !pos.is_check() && !pos.is_tactical(mv) && cp.abs() < judge::ADJUDICATE_CP {
             fens.push((pos.fen(), white_cp));
         }
-        let sign = if white_cp >= ADJUDICATE_CP {
-            1
-        } else if white_cp <= -ADJUDICATE_CP {
-            -1
-        } else {
-            0
-        };
-        streak = if sign != 0 && sign == streak.0 {
-            (sign, streak.1 + 1)
-        } else {
-            (sign, 1)
-        };
-        if sign != 0 && streak.1 >= ADJUDICATE_PLIES {
-            return (fens, if sign > 0 { 2 } else { 0 });
+        if let Some(score) = judge.won(Some(white_cp)) {
+            return (fens, score);
         }
         history.push(&pos);
         pos.play(mv);
@@ -280,14 +252,6 @@ const fn score_cp(score: Score) -> i32 {
 
 /// [`score_cp`]'s value for a forced mate.
 const MATE_CP: i32 = 30_000;
-
-fn white_score(winner: Option<Color>) -> u8 {
-    match winner {
-        Some(Color::White) => 2,
-        None => 1,
-        Some(Color::Black) => 0,
-    }
-}
 
 /// How [`fit`] searches.
 #[derive(Clone, Debug)]
@@ -769,6 +733,7 @@ where
     })
 }
 
+mod judge;
 pub mod pst;
 pub mod reference;
 pub mod spsa;

@@ -13,7 +13,6 @@
 //! moved at once.
 
 use std::{
-    collections::HashMap,
     io,
     sync::{Mutex, PoisonError},
     thread,
@@ -318,21 +317,12 @@ fn play<G: Evaluate>(pos: &G, opts: &SpsaOptions, mut sides: [Player<'_, G>; 2])
     let mut pos = pos.clone();
     let mut ucis: Vec<String> = Vec::new();
     let mut history = PositionHistory::new();
-    let mut seen: HashMap<u64, u32> = HashMap::new();
-    let mut win_streak: (i32, u32) = (0, 0);
+    let mut judge = super::judge::Adjudicator::default();
     let mut draw_streak = 0u32;
     let limits = SearchLimits::nodes(opts.nodes);
     for ply in 0..opts.max_plies {
-        if let Some(o) = pos.outcome() {
-            return Ok(super::white_score(o.winner));
-        }
-        if pos.lost() {
-            return Ok(super::white_score(Some(!pos.turn())));
-        }
-        let count = seen.entry(pos.zobrist()).or_insert(0);
-        *count += 1;
-        if *count >= 3 || pos.dead_draw() || pos.halfmoves() >= 100 {
-            return Ok(1);
+        if let Some(score) = judge.ended(&pos) {
+            return Ok(score);
         }
         let white = pos.turn() == Color::White;
         let (mv, cp) = match &mut sides[usize::from(!white)] {
@@ -364,18 +354,8 @@ fn play<G: Evaluate>(pos: &G, opts: &SpsaOptions, mut sides: [Player<'_, G>; 2])
         };
         // A side that gives no score breaks both streaks.
         let white_cp = cp.map(|cp| if white { cp } else { -cp });
-        let sign = match white_cp {
-            Some(c) if c >= super::ADJUDICATE_CP => 1,
-            Some(c) if c <= -super::ADJUDICATE_CP => -1,
-            _ => 0,
-        };
-        win_streak = if sign != 0 && sign == win_streak.0 {
-            (sign, win_streak.1 + 1)
-        } else {
-            (sign, 1)
-        };
-        if sign != 0 && win_streak.1 >= super::ADJUDICATE_PLIES {
-            return Ok(if sign > 0 { 2 } else { 0 });
+        if let Some(score) = judge.won(white_cp) {
+            return Ok(score);
         }
         draw_streak = match white_cp {
             Some(c) if ply >= DRAW_FROM_PLY && c.abs() <= DRAW_CP => draw_streak + 1,
