@@ -146,7 +146,8 @@ const PINS: &[(u64, &str)] = &[
     (9539, "b3b5"),
     // Atomic's level 8 since session 35's net (Fairy-Stockfish's scores).
     (1106, "d2d4"),
-    (4605, "c4c5"),
+    // Xiangqi's level 8 since session 36's net (Fairy-Stockfish's scores).
+    (2325, "i1h1"),
 ];
 
 /// Level 7 in chess, Horde and Xiangqi, and levels 4-7 in Atomic (whose
