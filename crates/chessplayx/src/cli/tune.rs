@@ -110,6 +110,10 @@ struct TrainArgs {
     /// Weight of the search score in the target (the rest: the result).
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
+    /// Factor on every score before it becomes a target (a reference
+    /// whose centipawns run on another scale than ours).
+    #[arg(long, default_value_t = 1.0)]
+    score_scale: f32,
     /// Threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -342,6 +346,7 @@ fn train_net(a: &TrainArgs, out: &mut dyn Write) -> Result<(), TuneCliError> {
         batch: a.batch,
         lr: a.lr,
         lambda: a.lambda,
+        score_scale: a.score_scale,
         threads: a.threads,
         seed: a.seed,
         mirror: !a.no_mirror,

@@ -303,3 +303,44 @@ fn level_8_plays_horde_and_atomic_with_their_nets_and_chess_without() {
     horde.legal_moves_into(&mut moves);
     assert!(r.best_move.is_some_and(|m| moves.contains(&m)));
 }
+
+/// A score scale of k trains on the targets the scores times k would
+/// give: the same file as the data rewritten, and another than k = 1.
+/// A scale that is not a finite number above zero is refused.
+#[test]
+fn the_score_scale_multiplies_every_score() {
+    let text = self_play_data(Variant::Horde, 7);
+    let doubled: String = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(';').collect();
+            if f.len() != 3 {
+                return format!("{l}\n");
+            }
+            let score: f32 = f[1].trim().parse().unwrap_or_else(|e| unreachable!("{e}"));
+            format!("{};{};{}\n", f[0], score * 2.0, f[2])
+        })
+        .collect();
+    let scaled = train::TrainOptions {
+        score_scale: 2.0,
+        ..small_training()
+    };
+    let a = train::train(Variant::Horde, &text, &scaled, &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    let b = train::train(Variant::Horde, &doubled, &small_training(), &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    let c = train::train(Variant::Horde, &text, &small_training(), &mut |_| {})
+        .unwrap_or_else(|e| unreachable!("{e}"));
+    assert_eq!(a.file, b.file);
+    assert_ne!(a.file, c.file);
+    for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        let opts = train::TrainOptions {
+            score_scale: bad,
+            ..small_training()
+        };
+        assert!(matches!(
+            train::train(Variant::Horde, &text, &opts, &mut |_| {}),
+            Err(train::TrainError::BadScoreScale(_))
+        ));
+    }
+}

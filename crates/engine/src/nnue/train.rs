@@ -4,8 +4,8 @@
 //! a net alone overfits and plays far worse, while a correction starts
 //! from what the hand-set evaluation knows. The loss is the squared error
 //! between `sigmoid(out)` and the target
-//! `λ·sigmoid(score / SCALE) + (1 − λ)·result` (both for the side to
-//! move), the last tenth of the positions (whole games) held out to report
+//! `λ·sigmoid(k·score / SCALE) + (1 − λ)·result` (both for the side to
+//! move; k is [`TrainOptions::score_scale`]), the last tenth of the positions (whole games) held out to report
 //! the validation loss.
 //!
 //! Positions are lines `<fen>;<score>;<result>` as `chessplayx tune gen
@@ -34,6 +34,9 @@ pub enum TrainError {
     /// No position to train on.
     #[error("no position to train on")]
     NoData,
+    /// The score scale is not a finite number above zero.
+    #[error("score scale {0} is not a finite number above zero")]
+    BadScoreScale(f32),
 }
 
 /// How [`train`] runs.
@@ -47,6 +50,12 @@ pub struct TrainOptions {
     pub lr: f32,
     /// Weight of the search score in the target (the rest is the result).
     pub lambda: f32,
+    /// Factor on every score before it becomes a target. A reference
+    /// whose centipawns are on another scale than the hand-set
+    /// evaluation's (Fairy-Stockfish's Xiangqi scores are about half of
+    /// ours) would otherwise teach the net to rescale the evaluation,
+    /// and with it every margin the search compares the evaluation to.
+    pub score_scale: f32,
     /// Threads sharing each batch.
     pub threads: usize,
     /// Seed of the initial weights and the shuffling.
@@ -64,6 +73,7 @@ impl Default for TrainOptions {
             batch: 4096,
             lr: 1e-3,
             lambda: 0.75,
+            score_scale: 1.0,
             threads: 1,
             seed: 1,
             mirror: true,
@@ -194,8 +204,7 @@ fn parse_xiangqi(fen: &str) -> Result<Parsed<Xiangqi90>, String> {
 /// `parse` reads a FEN.
 fn load<F: Features>(
     text: &str,
-    lambda: f32,
-    mirror: bool,
+    opts: &TrainOptions,
     parse: impl Fn(&str) -> Result<Parsed<F>, String>,
 ) -> Result<(Data, Data), TrainError> {
     let (mut train, mut valid) = (Data::default(), Data::default());
@@ -225,6 +234,7 @@ fn load<F: Features>(
         } else {
             (-score, 1.0 - result)
         };
+        let (lambda, score) = (opts.lambda, score * opts.score_scale);
         let target = lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result;
         let held = n >= first_held;
         let set = if held { &mut valid } else { &mut train };
@@ -234,7 +244,7 @@ fn load<F: Features>(
         set.handset_loss += f64::from(e * e);
         // Where the game is symmetric left to right, the mirror image
         // is a second training position for free.
-        if mirror && !held && symmetric {
+        if opts.mirror && !held && symmetric {
             train.push::<F>(&pieces, turn, target, base, true);
         }
     }
@@ -494,7 +504,10 @@ fn train_on<F: Features>(
     progress: &mut dyn FnMut(&EpochReport),
     parse: impl Fn(&str) -> Result<Parsed<F>, String>,
 ) -> Result<Trained, TrainError> {
-    let (train, valid) = load::<F>(data, opts.lambda, opts.mirror, parse)?;
+    if !(opts.score_scale.is_finite() && opts.score_scale > 0.0) {
+        return Err(TrainError::BadScoreScale(opts.score_scale));
+    }
+    let (train, valid) = load::<F>(data, opts, parse)?;
     let clock = Instant::now();
     let mut rng = Rng::new(opts.seed);
     let mut w = Weights::random(F::INPUTS, &mut rng);
