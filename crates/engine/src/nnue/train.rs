@@ -5,8 +5,8 @@
 //! from what the hand-set evaluation knows. The loss is the squared error
 //! between `sigmoid(out)` and the target
 //! `λ·sigmoid(k·score / SCALE) + (1 − λ)·result` (both for the side to
-//! move; k is [`TrainOptions::score_scale`]), the last tenth of the positions (whole games) held out to report
-//! the validation loss.
+//! move; k is [`TrainOptions::score_scale`]), the last tenth of the
+//! positions (whole games) held out to report the validation loss.
 //!
 //! Positions are lines `<fen>;<score>;<result>` as `chessplayx tune gen
 //! --with-score` writes them (score in centipawns and result 1/0.5/0,
