@@ -234,8 +234,9 @@ fn load<F: Features>(
         } else {
             (-score, 1.0 - result)
         };
-        let (lambda, score) = (opts.lambda, score * opts.score_scale);
-        let target = lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result;
+        let lambda = opts.lambda;
+        let target =
+            lambda * sigmoid(score * opts.score_scale / SCALE as f32) + (1.0 - lambda) * result;
         let held = n >= first_held;
         let set = if held { &mut valid } else { &mut train };
         let base = handset as f32 / SCALE as f32;
