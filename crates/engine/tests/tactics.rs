@@ -120,10 +120,13 @@ fn atomic_winning_explosions() {
 fn horde_breakthroughs() {
     let horde = |fen: &str| HordeChess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     // Three pawns against three: b6! breaks through (Fairy-Stockfish:
-    // +6.9); the alternatives end in a blocked, stalemated horde.
+    // +6.9); the alternatives end in a blocked, stalemated horde. The win
+    // after 1.b6 cxb6 is 2.a6!, not the natural recapture that stalemates:
+    // session 12's net saw it at depth 12, session 38's (which scores
+    // better in games) first at depth 15, so the test searches 16.
     check(
         &horde("7k/ppp5/8/PPP5/8/8/8/8 w - - 0 1"),
-        12,
+        16,
         &["b5b6"],
         |s| s.ordering_value() > 400,
     );
