@@ -41,7 +41,33 @@ impl Client {
     /// (Re)connects to `addr`, with its token and last `v` after the
     /// first time, and reads until it is in step (a `state`, or the
     /// replay of what it missed, then `presence`).
+    ///
+    /// A connection closed before `presence` is tried again, as the web
+    /// client does: while a paused owner's lease has not yet run out, a
+    /// live node relays to it and closes the socket with 1012 ("the
+    /// room's server stopped answering; reconnect") when it stays silent.
     pub(crate) async fn connect(&mut self, addr: SocketAddr, room: &str) {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            if self.try_connect(addr, room).await {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{} could not get in step with {room} on {addr}",
+                self.who
+            );
+            eprintln!(
+                "{}: {addr} closed before presence; connecting again",
+                self.who
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+    }
+
+    /// One attempt of [`Self::connect`]: `false` when the server closed
+    /// the connection before `presence`.
+    async fn try_connect(&mut self, addr: SocketAddr, room: &str) -> bool {
         if let Some(ws) = self.ws.take() {
             ws.close().await;
         }
@@ -58,9 +84,17 @@ impl Client {
         self.ws = Some(ws);
         // The newcomer always gets `presence` last.
         loop {
-            let m = self.recv().await;
+            let ws = self.ws.as_mut().expect("connected");
+            let next = tokio::time::timeout(WAIT, ws.try_recv())
+                .await
+                .unwrap_or_else(|_| panic!("{}: no message in time", self.who));
+            let Some(m) = next else {
+                self.ws = None;
+                return false;
+            };
+            self.apply(&m);
             if m["t"] == "presence" {
-                break;
+                return true;
             }
         }
     }
