@@ -84,15 +84,10 @@ impl Client {
         self.ws = Some(ws);
         // The newcomer always gets `presence` last.
         loop {
-            let ws = self.ws.as_mut().expect("connected");
-            let next = tokio::time::timeout(WAIT, ws.try_recv())
-                .await
-                .unwrap_or_else(|_| panic!("{}: no message in time", self.who));
-            let Some(m) = next else {
+            let Some(m) = self.try_recv().await else {
                 self.ws = None;
                 return false;
             };
-            self.apply(&m);
             if m["t"] == "presence" {
                 return true;
             }
@@ -101,12 +96,18 @@ impl Client {
 
     /// The next message, applied to what the client knows.
     pub(crate) async fn recv(&mut self) -> Value {
+        self.try_recv().await.expect("connection closed")
+    }
+
+    /// The next message, applied to what the client knows, or `None`
+    /// when the server closed the connection.
+    async fn try_recv(&mut self) -> Option<Value> {
         let ws = self.ws.as_mut().expect("connected");
-        let m = tokio::time::timeout(WAIT, ws.recv())
+        let m = tokio::time::timeout(WAIT, ws.try_recv())
             .await
-            .unwrap_or_else(|_| panic!("{}: no message in time", self.who));
+            .unwrap_or_else(|_| panic!("{}: no message in time", self.who))?;
         self.apply(&m);
-        m
+        Some(m)
     }
 
     fn apply(&mut self, m: &Value) {
